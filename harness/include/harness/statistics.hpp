@@ -1,0 +1,217 @@
+// Statistics of one phase's samples: the estimators, the verdict and the `--samples auto` rule.
+//
+// Every estimator is a free function over a span of numbers; summarize() gathers them into a plain
+// value type. The minimum is the headline estimator (Chen & Revels 2016, "Robust benchmarking in
+// noisy environments"): noise on one machine only adds time, so the fastest sample is the one
+// closest to the cost of the code itself. The median stands beside it.
+//
+// Caveats:
+// - Values are whatever the caller sampled (ticks, or ticks per call when batched); nothing here
+//   knows their unit, so nothing here prints one.
+// - Fields that the input cannot define (a standard deviation of one sample, a percentage of a zero
+//   minimum) are std::nullopt, never NaN or infinity: a report must not print a figure that was not
+//   measured.
+// - The interval for the minimum assumes that the density of the run-time distribution is roughly
+//   flat just above its floor. A whole run slowed by the host (the guest cannot see it) gives a
+//   tight interval around the wrong floor: only the caller's disturbance detection can tell.
+// - summarize() sorts a permutation of 32-bit indices, so a phase holds at most 2^32 - 1 samples,
+// and
+//   it allocates 4 bytes per sample (8 with a keep-filter) beside the caller's values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace harness::stats {
+
+// ---- tuning constants: each value and why -----------------------------------------------------
+
+// The issue asks for 95% intervals; 5% is also the conventional level for the drift test.
+inline constexpr double kConfidenceLevel = 0.95;
+inline constexpr double kDriftSignificance = 0.05;
+// Tukey's (1977) fences: beyond 1.5 IQR outside the quartiles a value is a mild outlier, beyond
+// 3 IQR a severe one.
+inline constexpr double kTukeyMildFence = 1.5;
+inline constexpr double kTukeySevereFence = 3.0;
+// Below 10 samples the t approximation of Spearman's rho under no drift is poor (scipy warns too),
+// and a trend could not be told from chance anyway: no p-value is given.
+inline constexpr std::size_t kMinSamplesForDriftTest = 10;
+// `--samples auto` stops no sooner than this: with 29 samples the chance that none of them fell in
+// the fastest tenth of the distribution is 0.9^29 = 4.7% < 5%, so the minimum has had its chance.
+inline constexpr std::size_t kMinSamplesForAutoStop = 29;
+// A verdict needs at least 11 samples: with fewer, the chance that none fell in the fastest
+// quarter of the distribution exceeds 5% (0.75^11 = 4.2%, 0.75^10 = 5.6%).
+inline constexpr std::size_t kMinSamplesForVerdict = 11;
+// Quiet, a 10 us workload here falls on 2-3 adjacent 10 ns TSC quanta (a spread of 1-2 steps);
+// 3 steps leaves room for one more quantum before a spread counts as noise.
+inline constexpr double kStableSpreadSteps = 3.0;
+// A minimum known to 0.1% (the issue's example `--target`) is stable: a quiet 1 ms run's minimum
+// repeats to 0.002% between processes here, so 0.1% is within reach.
+inline constexpr double kStableMinCiWidth = 0.001;
+// Beyond 1% the headline is no better than Google Benchmark's here (its min sits 0.1-3% above the
+// floor): the result is unstable.
+inline constexpr double kNoisyMinCiWidth = 0.01;
+// The bulk of a stable phase (its 95th percentile) lies within 5% of the minimum. The maximum is
+// not used: it grows with the number of samples, and one stall in a million would condemn a run.
+inline constexpr double kStableBulkSpread = 0.05;
+// On a quiet host about 1 sample in 20 at 1 ms is hit by a stall; twice that rate means the host
+// is busy and the spread and mean carry its noise.
+inline constexpr double kNoisyDisturbedFraction = 0.10;
+// |rho| below 0.3 is conventionally a weak association. With a million samples even rho = 0.003 is
+// "significant", so significance alone would flag every long run as drifting.
+inline constexpr double kDriftMinAbsRho = 0.3;
+
+// ---- value types ----------------------------------------------------------------------------
+
+// An interval estimate, after Catch2's Estimate: the point and its bounds, with how they were made.
+struct estimate {
+  double point = 0;             // the estimator's value on the sample
+  double lower = 0;             // lower bound of the interval
+  double upper = 0;             // upper bound of the interval
+  double confidence_level = 0;  // coverage of the interval (at least this, for order statistics)
+  std::string_view method;      // the method's name, a static string, e.g. "Robson-Whitlock (1964)"
+
+  double width() const noexcept { return upper - lower; }
+  // width / |point|, a fraction (0.001 = 0.1%); nullopt when the point is 0.
+  std::optional<double> relative_width() const noexcept;
+};
+
+// Tukey's outlier counts; each value is counted once, in the most severe class it falls in.
+// Quartiles are type-7 quantiles (see quantile()); IQR = Q3 - Q1.
+struct outlier_counts {
+  std::size_t low_severe = 0;   // values below Q1 - 3 IQR
+  std::size_t low_mild = 0;     // values in [Q1 - 3 IQR, Q1 - 1.5 IQR)
+  std::size_t high_mild = 0;    // values in (Q3 + 1.5 IQR, Q3 + 3 IQR]
+  std::size_t high_severe = 0;  // values above Q3 + 3 IQR
+
+  std::size_t total() const noexcept { return low_severe + low_mild + high_mild + high_severe; }
+};
+
+// Drift: Spearman's rank correlation of the values with their sampling order.
+struct drift_test {
+  double spearman_rho = 0;        // in [-1, 1]; > 0 means later samples tend to be slower
+  std::optional<double> p_value;  // two-sided, t approximation with n-2 degrees of freedom (as
+                                  // scipy.stats.spearmanr); nullopt below kMinSamplesForDriftTest
+  bool significant = false;       // p_value < kDriftSignificance; false when there is no p_value
+};
+
+// Everything summarize() tells about one phase. Optional fields are nullopt when the input cannot
+// define them; the comment says when they are defined.
+struct phase_statistics {
+  std::size_t n = 0;                     // number of samples summarized
+  std::optional<double> min;             // smallest value, the headline estimator (n >= 1)
+  std::optional<double> max;             // largest value (n >= 1)
+  std::optional<double> spread;          // max - min (n >= 1)
+  std::optional<double> spread_percent;  // 100 * (max - min) / min; only when min > 0 (a ratio
+                                         // means nothing on values that reach 0 or below)
+  std::optional<double> median;          // type-7 median: the middle value or the mean of the two
+  std::optional<double> mean;            // arithmetic mean, compensated summation (n >= 1)
+  std::optional<double> stddev;          // sample standard deviation, divisor n - 1 (n >= 2)
+  std::optional<double> cv_percent;      // 100 * stddev / mean; only when n >= 2 and min > 0
+  std::optional<double> mad;             // raw median absolute deviation from the median, NOT
+                                         // scaled by 1.4826 (n >= 1)
+  std::optional<double> p5;              // 5th percentile, type 7 (linear interpolation) (n >= 1)
+  std::optional<double> p95;             // 95th percentile, type 7 (n >= 1)
+  std::optional<estimate> median_ci;     // 95% distribution-free order-statistic interval (n >= 6)
+  std::optional<estimate> min_ci;        // 95% Robson-Whitlock interval for the floor (n >= 2)
+  outlier_counts outliers;               // Tukey fences at 1.5 and 3 IQR (all 0 when n == 0)
+  std::optional<drift_test> drift;       // n >= 3 and the values are not all equal
+};
+
+// ---- estimators: free functions over spans -----------------------------------------------------
+// Functions named *_sorted require their input sorted ascending; the caller keeps it so, they do
+// not check. All return nullopt where the input cannot define the result.
+
+std::optional<double> mean(std::span<const double> values);
+// Sample standard deviation (divisor n - 1), two passes.
+std::optional<double> standard_deviation(std::span<const double> values);
+// Hyndman & Fan type 7 (R's default, numpy's "linear"): interpolates between the order statistics
+// at rank (n - 1) p. p must lie in [0, 1].
+std::optional<double> quantile_sorted(std::span<const double> sorted, double p);
+std::optional<double> median_sorted(std::span<const double> sorted);
+// Raw (unscaled) median absolute deviation from the type-7 median, without allocating.
+std::optional<double> mad_sorted(std::span<const double> sorted);
+// Distribution-free interval [x(l), x(n-l+1)] for the median: l is the largest index such that
+// P(B <= l - 1) <= (1 - level) / 2 for B ~ Binomial(n, 1/2), so the coverage, which is what
+// confidence_level holds, is at least `level`. Needs no assumption but independent samples.
+std::optional<estimate> median_ci_sorted(std::span<const double> sorted,
+                                         double level = kConfidenceLevel);
+// Robson & Whitlock (1964) one-sided interval for the lower endpoint (the floor) of a distribution:
+// [x(1) - (x(2) - x(1)) level / (1 - level), x(1)], point x(1). Assumes independent samples and a
+// density roughly constant just above the floor; its coverage is asymptotic. Ties at the minimum
+// (a coarse clock) give a zero width; the clock's step is not part of the interval.
+std::optional<estimate> minimum_ci_sorted(std::span<const double> sorted,
+                                          double level = kConfidenceLevel);
+outlier_counts tukey_outliers_sorted(std::span<const double> sorted);
+// Spearman's rho of the values with their index (average ranks for ties), with its test.
+std::optional<drift_test> order_drift(std::span<const double> values_in_sampling_order);
+
+// P(B <= k) for B ~ Binomial(n, 1/2); exact up to rounding, in O(sqrt(n)) terms.
+double binomial_half_cdf(std::size_t n, std::size_t k);
+// Two-sided p-value of Student's t statistic with `dof` degrees of freedom.
+double student_t_two_sided_p(double t, double dof);
+
+// ---- the summary ----------------------------------------------------------------------------
+
+// All the estimators above over one phase. Throws std::invalid_argument if a value is NaN or
+// infinite (a bug upstream) and std::length_error beyond 2^32 - 1 values. Allocates one 32-bit
+// index per value; takes O(n log n).
+phase_statistics summarize(std::span<const double> values_in_sampling_order);
+// The same over the values whose index `keep` accepts (e.g. the undisturbed samples), without
+// copying them: drift is measured against the order of the kept values. `keep` is called twice
+// per index and must answer the same both times. Allocates two 32-bit indices per kept value.
+phase_statistics summarize(std::span<const double> values_in_sampling_order,
+                           const std::function<bool(std::size_t index)>& keep);
+
+// ---- verdict ----------------------------------------------------------------------------------
+
+enum class stability { stable, noisy, unstable };
+std::string_view to_string(stability level) noexcept;
+
+// What the caller's disturbance detection found in the phase the statistics describe. A sample
+// may be counted under both reasons; n_clean counts the samples with neither.
+struct disturbance_counts {
+  std::size_t n_clean = 0;           // samples with no disturbance found
+  std::size_t n_host_slowdown = 0;   // samples taken while the reference loop ran slow
+  std::size_t n_context_switch = 0;  // samples with at least one involuntary context switch
+  double clock_step = 0;             // the clock's smallest step in the values' unit (divided
+                                     // by the batch size when batched); 0 when unknown
+};
+
+struct verdict {
+  stability level = stability::unstable;
+  std::string reason;          // why, with the figures that decided it
+  std::string recommendation;  // what to do about it, concretely
+};
+
+// Judges a phase from the statistics over all its samples and its disturbance counts. The rules,
+// first match wins: no samples, fewer than kMinSamplesForVerdict, or no clean sample -> unstable;
+// a spread within kStableSpreadSteps clock steps -> stable; a minimum at or below 0 -> unstable;
+// the minimum's interval wider than kNoisyMinCiWidth -> unstable; too many disturbed samples, a
+// marked drift, the minimum's interval wider than kStableMinCiWidth, or a bulk spread over
+// kStableBulkSpread -> noisy; else stable. Counts that do not fit the statistics (more clean
+// samples than samples) are a bug: it aborts.
+verdict judge(const phase_statistics& all_samples, const disturbance_counts& counts);
+
+// ---- `--samples auto` --------------------------------------------------------------------------
+
+struct stop_decision {
+  bool target_reached = false;
+  std::optional<double> relative_width;  // the minimum's interval width / minimum, when defined
+  std::string reason;                    // one line: why sampling may stop or must go on
+};
+
+// Whether sampling may stop: at least kMinSamplesForAutoStop samples, and the minimum's interval
+// no wider than target_relative_width times the minimum, or no wider than one clock step (it
+// cannot shrink below what the clock resolves; pass 0 when unknown). A zero-width interval (ties
+// at the minimum) is always within target. Throws usage_error unless the target is a positive,
+// finite fraction (0.001 means 0.1%).
+stop_decision auto_sampling_target_reached(const phase_statistics& current,
+                                           double target_relative_width, double clock_step = 0);
+
+}  // namespace harness::stats

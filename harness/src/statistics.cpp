@@ -1,0 +1,572 @@
+// Statistics of one phase's samples: estimators, summary, verdict and the `--samples auto` rule.
+//
+// summarize() never copies the values: it sorts a permutation of 32-bit indices by value, and
+// every order-based estimator reads the sorted order through that permutation. The same code
+// serves the public *_sorted functions, which read a sorted span directly: the estimators are
+// templates over a "sorted view" (size() and operator[]). Spearman's rho needs each value's rank
+// and its position in time; the permutation holds both, so it costs no more memory.
+#include "harness/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "harness/errors.hpp"
+
+namespace harness::stats {
+
+namespace {
+
+constexpr std::string_view kMedianCiMethod = "order statistics, binomial (distribution-free)";
+constexpr std::string_view kMinimumCiMethod = "Robson-Whitlock (1964) endpoint, one-sided";
+
+// A view of values in ascending order through a permutation of positions of a time-ordered view.
+template <class TimeView>
+struct permuted_view {
+  std::span<const std::uint32_t> perm;
+  const TimeView& time;
+
+  std::size_t size() const { return perm.size(); }
+  double operator[](std::size_t k) const { return time[perm[k]]; }
+};
+
+// The kept values of a filtered phase, in sampling order.
+struct kept_view {
+  std::span<const double> values;
+  std::span<const std::uint32_t> kept;
+
+  std::size_t size() const { return kept.size(); }
+  double operator[](std::size_t j) const { return values[kept[j]]; }
+};
+
+// First k in [0, n) with pred(k) true, n if none; pred must be false then true along k.
+template <class Pred>
+std::size_t partition_point(std::size_t n, Pred pred) {
+  std::size_t lo = 0;
+  std::size_t hi = n;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (pred(mid)) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+template <class Sorted>
+double quantile_of(const Sorted& s, double p) {
+  const std::size_t n = s.size();
+  const double h = static_cast<double>(n - 1) * p;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, n - 1);
+  const double a = s[lo];
+  const double b = s[hi];
+  return a + (h - static_cast<double>(lo)) * (b - a);
+}
+
+template <class Sorted>
+double mad_of(const Sorted& s) {
+  const std::size_t n = s.size();
+  const double m = quantile_of(s, 0.5);
+  // The deviations below the median, read from the median downwards, and those above it, read
+  // upwards, are two ascending runs: merging them finds the median deviation without a buffer.
+  std::size_t right = partition_point(n, [&](std::size_t k) { return s[k] >= m; });
+  std::size_t left = right;  // one past the next value below the median
+  const std::size_t want_lo = (n - 1) / 2;
+  const std::size_t want_hi = n / 2;
+  double at_lo = 0;
+  double at_hi = 0;
+  for (std::size_t t = 0; t <= want_hi; ++t) {
+    double next;
+    if (left > 0 && (right == n || m - s[left - 1] <= s[right] - m)) {
+      next = m - s[--left];
+    } else {
+      next = s[right++] - m;
+    }
+    if (t == want_lo) at_lo = next;
+    if (t == want_hi) at_hi = next;
+  }
+  return (at_lo + at_hi) / 2;
+}
+
+template <class Sorted>
+std::optional<estimate> median_ci_of(const Sorted& s, double level) {
+  const std::size_t n = s.size();
+  const double tail = (1 - level) / 2;
+  if (n == 0 || binomial_half_cdf(n, 0) > tail) return std::nullopt;
+  // Largest k = l - 1 with P(B <= k) <= tail; the cdf grows with k, and at n/2 it is >= 1/2.
+  const std::size_t k =
+      partition_point(n / 2 + 1, [&](std::size_t j) { return binomial_half_cdf(n, j) > tail; }) - 1;
+  estimate e;
+  e.point = quantile_of(s, 0.5);
+  e.lower = s[k];
+  e.upper = s[n - 1 - k];
+  e.confidence_level = 1 - 2 * binomial_half_cdf(n, k);
+  e.method = kMedianCiMethod;
+  return e;
+}
+
+template <class Sorted>
+std::optional<estimate> minimum_ci_of(const Sorted& s, double level) {
+  if (s.size() < 2) return std::nullopt;
+  // Near the floor, samples arrive like a Poisson process of constant rate, so the distance from
+  // the floor to x(1) and the gap x(2) - x(1) are i.i.d. exponential: P(x(1) - floor <= c gap) =
+  // c / (1 + c); setting it to `level` gives c = level / (1 - level), 19 at 95%.
+  const double x1 = s[0];
+  const double gap = s[1] - x1;
+  estimate e;
+  e.point = x1;
+  e.lower = x1 - gap * level / (1 - level);
+  e.upper = x1;
+  e.confidence_level = level;
+  e.method = kMinimumCiMethod;
+  return e;
+}
+
+template <class Sorted>
+outlier_counts tukey_of(const Sorted& s) {
+  outlier_counts c;
+  const std::size_t n = s.size();
+  if (n == 0) return c;
+  const double q1 = quantile_of(s, 0.25);
+  const double q3 = quantile_of(s, 0.75);
+  const double iqr = q3 - q1;
+  const auto below = [&](double fence) {
+    return partition_point(n, [&](std::size_t k) { return s[k] >= fence; });
+  };
+  const auto above = [&](double fence) {
+    return n - partition_point(n, [&](std::size_t k) { return s[k] > fence; });
+  };
+  c.low_severe = below(q1 - kTukeySevereFence * iqr);
+  c.low_mild = below(q1 - kTukeyMildFence * iqr) - c.low_severe;
+  c.high_severe = above(q3 + kTukeySevereFence * iqr);
+  c.high_mild = above(q3 + kTukeyMildFence * iqr) - c.high_severe;
+  return c;
+}
+
+// Spearman's rho of the values with their positions in time. perm lists positions in ascending
+// order of value; equal values share their average rank.
+template <class TimeView>
+std::optional<drift_test> drift_of(std::span<const std::uint32_t> perm, const TimeView& time) {
+  const std::size_t n = perm.size();
+  if (n < 3) return std::nullopt;
+  const double nd = static_cast<double>(n);
+  const double centre = (nd + 1) / 2;
+  double sum_rt = 0;
+  double sum_rr = 0;
+  for (std::size_t k = 0; k < n;) {
+    const double v = time[perm[k]];
+    std::size_t end = k + 1;
+    while (end < n && time[perm[end]] == v)
+      ++end;
+    const double rank = static_cast<double>(k + end + 1) / 2;  // mean of ranks k+1 .. end
+    const double dr = rank - centre;
+    for (std::size_t j = k; j < end; ++j) {
+      sum_rt += dr * (static_cast<double>(perm[j]) + 1 - centre);
+    }
+    sum_rr += dr * dr * static_cast<double>(end - k);
+    k = end;
+  }
+  if (sum_rr <= 0) return std::nullopt;
+  const double sum_tt = nd * (nd * nd - 1) / 12;
+  drift_test d;
+  d.spearman_rho = std::clamp(sum_rt / std::sqrt(sum_rr * sum_tt), -1.0, 1.0);
+  if (n >= kMinSamplesForDriftTest) {
+    const double dof = nd - 2;
+    const double one_minus_r2 = (1 - d.spearman_rho) * (1 + d.spearman_rho);
+    d.p_value = one_minus_r2 <= 0
+                    ? 0.0
+                    : student_t_two_sided_p(d.spearman_rho * std::sqrt(dof / one_minus_r2), dof);
+    d.significant = *d.p_value < kDriftSignificance;
+  }
+  return d;
+}
+
+template <class TimeView>
+std::vector<std::uint32_t> sorting_permutation(const TimeView& time) {
+  std::vector<std::uint32_t> perm(time.size());
+  std::iota(perm.begin(), perm.end(), std::uint32_t{0});
+  std::sort(perm.begin(), perm.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return time[a] < time[b]; });
+  return perm;
+}
+
+void check_size(std::size_t n) {
+  if (n > std::numeric_limits<std::uint32_t>::max()) {
+    throw std::length_error(
+        fmt::format("statistics over {} samples: at most {} are supported (32-bit indices)", n,
+                    std::numeric_limits<std::uint32_t>::max()));
+  }
+}
+
+// Neumaier's compensated sum: a million values of very different sizes lose nothing.
+template <class TimeView>
+double compensated_sum(const TimeView& time) {
+  double sum = 0;
+  double compensation = 0;
+  for (std::size_t i = 0; i < time.size(); ++i) {
+    const double x = time[i];
+    const double t = sum + x;
+    compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  }
+  return sum + compensation;
+}
+
+template <class TimeView>
+double sum_of_squared_deviations(const TimeView& time, double centre) {
+  double ss = 0;
+  for (std::size_t i = 0; i < time.size(); ++i) {
+    const double d = time[i] - centre;
+    ss += d * d;
+  }
+  return ss;
+}
+
+template <class TimeView>
+phase_statistics summarize_view(const TimeView& time, std::span<const std::uint32_t> kept) {
+  phase_statistics s;
+  const std::size_t n = time.size();
+  s.n = n;
+  if (n == 0) return s;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(time[i])) {
+      const std::size_t index = kept.empty() ? i : kept[i];
+      throw std::invalid_argument(
+          fmt::format("statistics: sample {} is {}; samples must be finite", index, time[i]));
+    }
+  }
+  const std::vector<std::uint32_t> perm = sorting_permutation(time);
+  const permuted_view<TimeView> sorted{perm, time};
+
+  s.min = sorted[0];
+  s.max = sorted[n - 1];
+  s.spread = *s.max - *s.min;
+  if (*s.min > 0) s.spread_percent = 100 * *s.spread / *s.min;
+  s.median = quantile_of(sorted, 0.5);
+  s.mean = compensated_sum(time) / static_cast<double>(n);
+  if (n >= 2) {
+    s.stddev = std::sqrt(sum_of_squared_deviations(time, *s.mean) / static_cast<double>(n - 1));
+    if (*s.min > 0) s.cv_percent = 100 * *s.stddev / *s.mean;
+  }
+  s.mad = mad_of(sorted);
+  s.p5 = quantile_of(sorted, 0.05);
+  s.p95 = quantile_of(sorted, 0.95);
+  s.median_ci = median_ci_of(sorted, kConfidenceLevel);
+  s.min_ci = minimum_ci_of(sorted, kConfidenceLevel);
+  s.outliers = tukey_of(sorted);
+  s.drift = drift_of(perm, time);
+  return s;
+}
+
+// Regularized incomplete beta I_x(a, b) by its continued fraction (modified Lentz), which
+// converges quickly for x < (a + 1) / (a + b + 2); the symmetry I_x(a, b) = 1 - I_{1-x}(b, a)
+// covers the rest.
+double incomplete_beta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  if (x > (a + 1) / (a + b + 2)) return 1 - incomplete_beta(b, a, 1 - x);
+  constexpr double kTiny = 1e-300;
+  constexpr double kEpsilon = 1e-15;
+  constexpr int kMaxTerms = 1000;
+  double f = kTiny;
+  double c = f;
+  double d = 0;
+  for (int j = 0; j <= kMaxTerms; ++j) {
+    double numerator = 1;
+    if (j > 0) {
+      const double m = j / 2;
+      numerator = j % 2 == 0 ? m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+                             : -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+    }
+    d = 1 + numerator * d;
+    if (std::fabs(d) < kTiny) d = kTiny;
+    d = 1 / d;
+    c = 1 + numerator / c;
+    if (std::fabs(c) < kTiny) c = kTiny;
+    const double delta = c * d;
+    f *= delta;
+    if (std::fabs(delta - 1) < kEpsilon) break;
+  }
+  const double log_front =
+      a * std::log(x) + b * std::log1p(-x) - (std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b));
+  return std::exp(log_front) / a * f;
+}
+
+// "12 of 20 samples ran during host slow-downs", naming every reason that applies.
+std::string describe_disturbed(std::size_t n, const disturbance_counts& c) {
+  const std::size_t disturbed = n - c.n_clean;
+  if (c.n_host_slowdown > 0 && c.n_context_switch == 0) {
+    return fmt::format("{} of {} samples ran during host slow-downs", disturbed, n);
+  }
+  if (c.n_context_switch > 0 && c.n_host_slowdown == 0) {
+    return fmt::format("{} of {} samples had involuntary context switches", disturbed, n);
+  }
+  return fmt::format(
+      "{} of {} samples were disturbed ({} ran during host slow-downs, {} had involuntary "
+      "context switches)",
+      disturbed, n, c.n_host_slowdown, c.n_context_switch);
+}
+
+std::string percent(double fraction) {
+  return fmt::format("{:.3g}%", 100 * fraction);
+}
+
+[[noreturn]] void counts_do_not_fit(const phase_statistics& s, const disturbance_counts& c) {
+  std::fprintf(stderr,
+               "%s:%d: check failed: disturbance counts (clean %zu, host slow-down %zu, context "
+               "switch %zu, clock step %g) do not fit %zu samples\n",
+               __FILE__, __LINE__, c.n_clean, c.n_host_slowdown, c.n_context_switch, c.clock_step,
+               s.n);
+  std::abort();
+}
+
+}  // namespace
+
+std::optional<double> estimate::relative_width() const noexcept {
+  if (point == 0) return std::nullopt;
+  return width() / std::fabs(point);
+}
+
+std::optional<double> mean(std::span<const double> values) {
+  if (values.empty()) return std::nullopt;
+  return compensated_sum(values) / static_cast<double>(values.size());
+}
+
+std::optional<double> standard_deviation(std::span<const double> values) {
+  if (values.size() < 2) return std::nullopt;
+  const double m = *mean(values);
+  return std::sqrt(sum_of_squared_deviations(values, m) / static_cast<double>(values.size() - 1));
+}
+
+std::optional<double> quantile_sorted(std::span<const double> sorted, double p) {
+  if (!(p >= 0 && p <= 1)) {
+    throw std::invalid_argument(fmt::format("quantile: p = {} is outside [0, 1]", p));
+  }
+  if (sorted.empty()) return std::nullopt;
+  return quantile_of(sorted, p);
+}
+
+std::optional<double> median_sorted(std::span<const double> sorted) {
+  return quantile_sorted(sorted, 0.5);
+}
+
+std::optional<double> mad_sorted(std::span<const double> sorted) {
+  if (sorted.empty()) return std::nullopt;
+  return mad_of(sorted);
+}
+
+std::optional<estimate> median_ci_sorted(std::span<const double> sorted, double level) {
+  if (!(level > 0 && level < 1)) {
+    throw std::invalid_argument(fmt::format("median interval: level {} is outside (0, 1)", level));
+  }
+  return median_ci_of(sorted, level);
+}
+
+std::optional<estimate> minimum_ci_sorted(std::span<const double> sorted, double level) {
+  if (!(level > 0 && level < 1)) {
+    throw std::invalid_argument(fmt::format("minimum interval: level {} is outside (0, 1)", level));
+  }
+  return minimum_ci_of(sorted, level);
+}
+
+outlier_counts tukey_outliers_sorted(std::span<const double> sorted) {
+  return tukey_of(sorted);
+}
+
+std::optional<drift_test> order_drift(std::span<const double> values_in_sampling_order) {
+  check_size(values_in_sampling_order.size());
+  const auto perm = sorting_permutation(values_in_sampling_order);
+  return drift_of(perm, values_in_sampling_order);
+}
+
+double binomial_half_cdf(std::size_t n, std::size_t k) {
+  if (k >= n) return 1;
+  // Sum from k downwards, where terms shrink geometrically once below the mode; past the middle,
+  // the symmetric complement keeps the sum short.
+  if (2 * k > n) return 1 - binomial_half_cdf(n, n - k - 1);
+  const double nd = static_cast<double>(n);
+  double j = static_cast<double>(k);
+  double term = std::exp(std::lgamma(nd + 1) - std::lgamma(j + 1) - std::lgamma(nd - j + 1) -
+                         nd * std::log(2.0));
+  double sum = 0;
+  while (term > 0) {
+    sum += term;
+    if (j == 0 || term < sum * 1e-17) break;
+    term *= j / (nd - j + 1);  // C(n, j-1) / C(n, j)
+    j -= 1;
+  }
+  return std::min(sum, 1.0);
+}
+
+double student_t_two_sided_p(double t, double dof) {
+  if (std::isinf(t)) return 0;
+  return incomplete_beta(dof / 2, 0.5, dof / (dof + t * t));
+}
+
+phase_statistics summarize(std::span<const double> values_in_sampling_order) {
+  check_size(values_in_sampling_order.size());
+  return summarize_view(values_in_sampling_order, {});
+}
+
+phase_statistics summarize(std::span<const double> values_in_sampling_order,
+                           const std::function<bool(std::size_t index)>& keep) {
+  check_size(values_in_sampling_order.size());
+  // Counting first sizes the index list exactly: growing it by doubling would peak at 1.5 times
+  // its final size, beyond the memory budget of a million-sample phase.
+  const std::size_t n = values_in_sampling_order.size();
+  std::size_t n_kept = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    n_kept += keep(i) ? 1 : 0;
+  std::vector<std::uint32_t> kept;
+  kept.reserve(n_kept);
+  for (std::size_t i = 0; i < n && kept.size() < n_kept; ++i) {
+    if (keep(i)) kept.push_back(static_cast<std::uint32_t>(i));
+  }
+  const kept_view view{values_in_sampling_order, kept};
+  return summarize_view(view, kept);
+}
+
+std::string_view to_string(stability level) noexcept {
+  switch (level) {
+    case stability::stable:
+      return "stable";
+    case stability::noisy:
+      return "noisy";
+    case stability::unstable:
+      return "unstable";
+  }
+  return "unknown";
+}
+
+verdict judge(const phase_statistics& s, const disturbance_counts& c) {
+  const std::size_t n = s.n;
+  if (c.n_clean > n || c.n_host_slowdown > n || c.n_context_switch > n ||
+      n - c.n_clean > c.n_host_slowdown + c.n_context_switch || !(c.clock_step >= 0)) {
+    counts_do_not_fit(s, c);
+  }
+  if (n == 0) {
+    return {stability::unstable, "no samples were taken",
+            fmt::format("take samples: --samples N with N >= {}, or --samples auto",
+                        kMinSamplesForVerdict)};
+  }
+  if (n < kMinSamplesForVerdict) {
+    return {stability::unstable,
+            fmt::format("only {} sample{}: too few to judge", n, n == 1 ? "" : "s"),
+            fmt::format("take at least {} samples (--samples {}), or --samples auto",
+                        kMinSamplesForVerdict, kMinSamplesForVerdict)};
+  }
+  const std::size_t disturbed = n - c.n_clean;
+  if (c.n_clean == 0) {
+    return {stability::unstable,
+            fmt::format("{}: none was clean, so the minimum itself may be slowed",
+                        describe_disturbed(n, c)),
+            "rerun when the host is quieter, with more samples, and read the minimum"};
+  }
+  if (c.clock_step > 0 && *s.spread <= kStableSpreadSteps * c.clock_step) {
+    return {stability::stable,
+            fmt::format("all {} samples lie within {:.3g} clock steps of each other", n,
+                        *s.spread / c.clock_step),
+            "none needed: the clock's step, not noise, bounds the figure; run more calls per "
+            "sample (--batch) to resolve it further"};
+  }
+  if (*s.min <= 0) {
+    return {stability::unstable,
+            fmt::format("the minimum is {:.4g}, not above zero, so no relative figure means "
+                        "anything: the workload is as short as the timer's own cost varies",
+                        *s.min),
+            "run more calls per sample (--batch K, or a larger --min-sample-time)"};
+  }
+  const estimate& floor_ci = *s.min_ci;  // n >= kMinSamplesForVerdict >= 2
+  const double ci_width = *floor_ci.relative_width();
+  if (ci_width > kNoisyMinCiWidth) {
+    return {stability::unstable,
+            fmt::format("the minimum's 95% interval (Robson-Whitlock) is {} of it wide, more "
+                        "than {}",
+                        percent(ci_width), percent(kNoisyMinCiWidth)),
+            fmt::format("take more samples (--samples auto --target {}) and rerun when the host "
+                        "is quieter",
+                        percent(kStableMinCiWidth))};
+  }
+  if (static_cast<double>(disturbed) > kNoisyDisturbedFraction * static_cast<double>(n)) {
+    return {stability::noisy, describe_disturbed(n, c), "take more samples and read the minimum"};
+  }
+  if (s.drift && s.drift->significant && std::fabs(s.drift->spearman_rho) >= kDriftMinAbsRho) {
+    return {stability::noisy,
+            fmt::format("the values trend {} with sampling order (Spearman rho {:.2f}, p {:.2g})",
+                        s.drift->spearman_rho > 0 ? "upwards" : "downwards", s.drift->spearman_rho,
+                        *s.drift->p_value),
+            "warm up longer (--warmup) and check that the workload carries no state from one "
+            "sample to the next"};
+  }
+  if (ci_width > kStableMinCiWidth) {
+    return {
+        stability::noisy,
+        fmt::format("the minimum's 95% interval (Robson-Whitlock) is {} of it wide, more "
+                    "than {}",
+                    percent(ci_width), percent(kStableMinCiWidth)),
+        fmt::format("take more samples (--samples auto --target {})", percent(kStableMinCiWidth))};
+  }
+  const double bulk = (*s.p95 - *s.min) / *s.min;
+  if (bulk > kStableBulkSpread) {
+    return {stability::noisy,
+            fmt::format("the 95th percentile lies {} above the minimum", percent(bulk)),
+            "read the minimum, not the mean: the upper tail carries host noise"};
+  }
+  const std::string floor_text =
+      ci_width == 0 ? std::string("the minimum repeats (its 95% interval has zero width)")
+                    : fmt::format("the minimum's 95% interval is {} of it wide", percent(ci_width));
+  return {stability::stable,
+          fmt::format("{} and 95% of the samples lie within {} of it", floor_text, percent(bulk)),
+          "none needed"};
+}
+
+stop_decision auto_sampling_target_reached(const phase_statistics& s, double target_relative_width,
+                                           double clock_step) {
+  if (!(target_relative_width > 0) || std::isinf(target_relative_width)) {
+    throw usage_error(fmt::format(
+        "target {} is not accepted: give a positive fraction of the minimum, e.g. 0.001 (0.1%)",
+        target_relative_width));
+  }
+  stop_decision d;
+  if (s.n < kMinSamplesForAutoStop || !s.min_ci) {
+    d.reason = fmt::format("{} samples so far; the minimum needs at least {}", s.n,
+                           kMinSamplesForAutoStop);
+    return d;
+  }
+  const estimate& ci = *s.min_ci;
+  if (ci.point > 0) d.relative_width = ci.relative_width();
+  if (ci.width() == 0) {
+    d.target_reached = true;
+    d.reason =
+        fmt::format("the minimum repeats: its 95% interval has zero width after {} samples", s.n);
+  } else if (d.relative_width && *d.relative_width <= target_relative_width) {
+    d.target_reached = true;
+    d.reason = fmt::format("the minimum's 95% interval is {} of it wide, within the target {}",
+                           percent(*d.relative_width), percent(target_relative_width));
+  } else if (clock_step > 0 && ci.width() <= clock_step) {
+    d.target_reached = true;
+    d.reason = fmt::format(
+        "the minimum's 95% interval is {:.3g} clock steps wide: it cannot shrink further",
+        ci.width() / clock_step);
+  } else if (d.relative_width) {
+    d.reason = fmt::format("the minimum's 95% interval is {} of it wide, wider than the target {}",
+                           percent(*d.relative_width), percent(target_relative_width));
+  } else {
+    d.reason =
+        "the minimum is not above zero, so its interval has no relative width, and it is "
+        "wider than one clock step";
+  }
+  return d;
+}
+
+}  // namespace harness::stats
