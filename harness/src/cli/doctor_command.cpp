@@ -1,0 +1,52 @@
+// `harness doctor`: is this machine fit to measure on, and what to change.
+//
+// Prints one line per check (or a JSON document with --json). The checks never fail the command:
+// warnings are facts about the machine, so the exit code is 0 unless the command line was wrong.
+// --root points the checks at another tree holding proc/ and sys/ (for tests and for inspecting a
+// copy taken elsewhere).
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <ostream>
+
+#include "cli.hpp"
+#include "harness/doctor.hpp"
+
+namespace harness::cli {
+
+void add_doctor_command(CLI::App& root, context& ctx) {
+  struct doctor_flags {
+    bool json = false;
+    int cpu = -1;
+    std::string root = "/";
+    CLI::Option* cpu_option = nullptr;
+  };
+  auto flags = std::make_shared<doctor_flags>();
+  CLI::App* cmd = root.add_subcommand(
+      "doctor",
+      "Check whether this machine is fit to measure on: frequency scaling, load, steal time, "
+      "isolation, IRQs, privileges and builds; each check says ok, warn or unknown, what it read "
+      "and what to change");
+  cmd->add_flag("--json", flags->json, "Print the report as JSON");
+  flags->cpu_option = cmd->add_option(
+      "--cpu", flags->cpu, "CPU to check (default: the least-loaded allowed CPU, avoiding CPU 0)");
+  cmd->add_option("--root", flags->root,
+                  "Read proc/ and sys/ below this directory instead of / (for tests)")
+      ->capture_default_str();
+  cmd->callback([&ctx, flags] {
+    ctx.action = [&ctx, flags] {
+      doctor::doctor_options options;
+      options.root = flags->root;
+      if (flags->cpu_option->count() > 0) options.cpu = flags->cpu;
+      const auto report = doctor::run_doctor(options);
+      if (flags->json) {
+        ctx.out << doctor::to_json_text(report) << '\n';
+      } else {
+        doctor::write_text(ctx.out, report);
+      }
+      return exit_ok;
+    };
+  });
+}
+
+}  // namespace harness::cli
