@@ -1,0 +1,201 @@
+// `harness clocks`: the survey of every clock source of this machine, as a table or as JSON.
+//
+// For each source: call cost (ns per call and % of the cheapest, as in the WinSTL study's Table 4),
+// declared beside measured resolution (its Table 5), smallest step, kind and rate. Unavailable
+// sources are listed with their reason. The output ends with the TSC calibration and the default
+// sampling clock with the reason it was chosen. Every figure comes from the estimators of
+// harness/clock_survey.hpp; nothing is printed that was not measured on this run.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "cli.hpp"
+#include "harness/clock.hpp"
+#include "harness/clock_survey.hpp"
+
+namespace harness::cli {
+
+namespace {
+
+// 3 significant digits in the largest unit that keeps the value at least 1.
+std::string human_seconds(double seconds) {
+  if (seconds >= 1.0) return fmt::format("{:.3g} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
+  if (seconds >= 1e-6) return fmt::format("{:.3g} us", seconds * 1e6);
+  return fmt::format("{:.3g} ns", seconds * 1e9);
+}
+
+std::string human_rate(double hz) {
+  if (hz >= 1e9) return fmt::format("{:.6g} GHz", hz / 1e9);
+  if (hz >= 1e6) return fmt::format("{:.7g} MHz", hz / 1e6);
+  if (hz >= 1e3) return fmt::format("{:.6g} kHz", hz / 1e3);
+  return fmt::format("{:.6g} Hz", hz);
+}
+
+std::optional<double> ticks_to_seconds(const clock_source& source,
+                                       std::optional<std::uint64_t> ticks) {
+  if (!ticks) return std::nullopt;
+  return source.to_seconds(*ticks);
+}
+
+std::string resolution_cell(const clock_source& source, const resolution_estimate& r) {
+  if (!r.ticks) return fmt::format("none in {}", human_seconds(r.searched_seconds));
+  return human_seconds(source.to_seconds(*r.ticks));
+}
+
+std::string step_cell(const clock_source& source, const step_estimate& s) {
+  if (!s.ticks) return fmt::format("none in {}", human_seconds(s.searched_seconds));
+  return fmt::format("{} ({} t)", human_seconds(source.to_seconds(*s.ticks)), *s.ticks);
+}
+
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json row_json(const clock_survey_row& row) {
+  const clock_source& source = *row.source;
+  nlohmann::json j;
+  j["name"] = source.name();
+  j["description"] = source.description();
+  j["kind"] = to_string(source.kind());
+  j["monotonic"] = source.is_monotonic();
+  j["reads_in_order"] = source.reads_in_order();
+  j["available"] = source.available();
+  j["unavailable_reason"] =
+      source.available() ? nlohmann::json(nullptr) : nlohmann::json(source.unavailable_reason());
+  j["ticks_per_second"] = source.ticks_per_second();
+  j["declared_resolution_seconds"] = optional_json(source.declared_resolution());
+  j["call_cost"] = nullptr;
+  j["measured_resolution"] = nullptr;
+  j["smallest_step"] = nullptr;
+  if (row.cost) {
+    j["call_cost"] = {{"ns_per_call", row.cost->ns_per_call},
+                      {"percent_of_cheapest", optional_json(row.percent_of_cheapest)},
+                      {"pairs", row.cost->pairs},
+                      {"bounded_by_time", row.cost->bounded_by_time},
+                      {"pass_seconds", row.cost->seconds}};
+  }
+  if (row.resolution) {
+    const auto& r = *row.resolution;
+    j["measured_resolution"] = {
+        {"ticks", r.ticks ? nlohmann::json(*r.ticks) : nlohmann::json(nullptr)},
+        {"seconds", optional_json(ticks_to_seconds(source, r.ticks))},
+        {"sweeps", r.sweeps},
+        {"searched_seconds", r.searched_seconds}};
+  }
+  if (row.step) {
+    const auto& s = *row.step;
+    j["smallest_step"] = {{"ticks", s.ticks ? nlohmann::json(*s.ticks) : nlohmann::json(nullptr)},
+                          {"seconds", optional_json(ticks_to_seconds(source, s.ticks))},
+                          {"reads", s.reads},
+                          {"changes", s.changes},
+                          {"searched_seconds", s.searched_seconds}};
+  }
+  return j;
+}
+
+nlohmann::json calibration_json(const std::optional<clock_calibration>& c) {
+  if (!c) return nullptr;
+  return {{"source", c->source},
+          {"reference", c->reference},
+          {"ticks_per_second", c->ticks_per_second},
+          {"error_ppm", c->error_ppm},
+          {"duration_seconds", c->duration_seconds},
+          {"rounds", c->rounds},
+          {"converged", c->converged}};
+}
+
+void print_json(std::ostream& out, const std::vector<clock_survey_row>& rows,
+                const survey_settings& settings) {
+  nlohmann::json doc;
+  doc["clocks"] = nlohmann::json::array();
+  for (const auto& row : rows)
+    doc["clocks"].push_back(row_json(row));
+  doc["tsc_calibration"] = calibration_json(tsc_calibration());
+  doc["default_clock"] = {{"name", default_clock().name()}, {"reason", default_clock_reason()}};
+  doc["settings"] = {{"max_pairs", settings.max_pairs},
+                     {"cost_pass_budget_seconds", settings.cost_pass_budget_seconds},
+                     {"resolution_max_inner", settings.resolution_max_inner},
+                     {"resolution_budget_seconds", settings.resolution_budget_seconds},
+                     {"resolution_enough_intervals", settings.resolution_enough_intervals},
+                     {"step_enough_reads", settings.step_enough_reads},
+                     {"step_enough_changes", settings.step_enough_changes},
+                     {"step_budget_seconds", settings.step_budget_seconds},
+                     {"reference_clock", "steady_clock"}};
+  out << doc.dump(2) << '\n';
+}
+
+void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
+                 const survey_settings& settings) {
+  fmt::print(out,
+             "Clock sources: call cost over {} start/stop pairs (second of two passes; fewer for "
+             "slow sources, as shown),\nmeasured resolution = smallest non-zero interval around "
+             "0..{} loop iterations, step = smallest change between back-to-back reads.\n\n",
+             settings.max_pairs, settings.resolution_max_inner);
+  const auto line = "{:<25} {:>9} {:>8} {:>10} {:>13} {:>20} {:<11} {:>4} {:>16} {:>12}\n";
+  fmt::print(out, fmt::runtime(line), "source", "ns/call", "% min", "declared", "measured res",
+             "smallest step", "kind", "mono", "ticks/s", "pairs");
+  std::vector<const clock_survey_row*> unavailable;
+  for (const auto& row : rows) {
+    const clock_source& source = *row.source;
+    if (!source.available()) {
+      unavailable.push_back(&row);
+      continue;
+    }
+    const auto declared = source.declared_resolution();
+    fmt::print(out, fmt::runtime(line), source.name(), fmt::format("{:.1f}", row.cost->ns_per_call),
+               row.percent_of_cheapest ? fmt::format("{:.0f}%", *row.percent_of_cheapest) : "-",
+               declared ? human_seconds(*declared) : "-", resolution_cell(source, *row.resolution),
+               step_cell(source, *row.step), to_string(source.kind()),
+               source.is_monotonic() ? "yes" : "no", human_rate(source.ticks_per_second()),
+               fmt::format("{}{}", row.cost->pairs, row.cost->bounded_by_time ? "*" : ""));
+  }
+  fmt::print(out,
+             "(* pairs cut to fit {} per pass; each row's figures are from its own source, "
+             "timed against steady_clock)\n",
+             human_seconds(settings.cost_pass_budget_seconds));
+  if (!unavailable.empty()) {
+    fmt::print(out, "\nUnavailable here:\n");
+    for (const auto* row : unavailable) {
+      fmt::print(out, "  {:<24} {}\n", row->source->name(), row->source->unavailable_reason());
+    }
+  }
+  if (const auto c = tsc_calibration()) {
+    fmt::print(out,
+               "\nTSC calibration: {:.6f} MHz against {}, error within {:.2f} ppm, {} rounds in "
+               "{:.1f} ms{}\n",
+               c->ticks_per_second / 1e6, c->reference, c->error_ppm, c->rounds,
+               c->duration_seconds * 1e3, c->converged ? "" : " (not converged in the time limit)");
+  }
+  fmt::print(out, "\nDefault sampling clock: {}\n  because {}\n", default_clock().name(),
+             default_clock_reason());
+}
+
+}  // namespace
+
+void add_clocks_command(CLI::App& root, context& ctx) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* sub = root.add_subcommand(
+      "clocks", "Measure every clock source here: call cost, resolution, step; name the default");
+  sub->add_flag("--json", *json, "Print the survey as JSON");
+  sub->callback([&ctx, json] {
+    ctx.action = [&ctx, json] {
+      const survey_settings settings;
+      default_clock();  // build the registry and choose the default before measuring
+      const auto rows = survey_clocks(all_clocks(), settings);
+      if (*json) {
+        print_json(ctx.out, rows, settings);
+      } else {
+        print_table(ctx.out, rows, settings);
+      }
+      return exit_ok;
+    };
+  });
+}
+
+}  // namespace harness::cli

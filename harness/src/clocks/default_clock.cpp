@@ -1,0 +1,158 @@
+// The default sampling clock: the rule of default_choice.hpp, the probes that feed it, and the
+// chosen source with its reason, computed once on first use.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "clocks/default_choice.hpp"
+#include "clocks/tsc.hpp"
+#include "harness/clock_survey.hpp"
+
+namespace harness::clocks {
+
+namespace {
+
+double negligible_ns() {
+  return kShortestSampleNs * kNegligibleFraction;
+}
+
+// Why a candidate fails the rule, or empty when it qualifies.
+std::string exclusion(const default_candidate& c) {
+  if (!c.available) return "unavailable";
+  if (c.kind != clock_kind::wall) return "measures CPU time";
+  if (!c.monotonic) return "not monotonic";
+  if (!c.in_order) return "its reads may be reordered by the CPU";
+  if (!c.cost_ns) return "not measured";
+  if (*c.cost_ns > negligible_ns()) return fmt::format("costs {:.1f} ns a call", *c.cost_ns);
+  if (!c.step_ns) return "showed no step within the probe";
+  if (*c.step_ns > negligible_ns()) return fmt::format("steps by {:.1f} ns", *c.step_ns);
+  return {};
+}
+
+std::uint64_t steady_ns() {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
+}
+
+}  // namespace
+
+default_choice choose_default(std::span<const default_candidate> candidates) {
+  std::optional<double> cheapest;
+  for (const auto& c : candidates) {
+    if (exclusion(c).empty() && (!cheapest || *c.cost_ns < *cheapest)) cheapest = *c.cost_ns;
+  }
+  default_choice choice;
+  if (!cheapest) {
+    choice.reason = fmt::format(
+        "no monotonic wall-clock source that reads in order had both call cost and step under "
+        "{:.0f} ns",
+        negligible_ns());
+    return choice;
+  }
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (exclusion(candidates[i]).empty() && *candidates[i].cost_ns <= *cheapest * kCostTieRatio) {
+      choice.index = i;
+      break;
+    }
+  }
+  const default_candidate& chosen = candidates[*choice.index];
+  choice.reason = fmt::format(
+      "{}: the cheapest monotonic wall-clock source that reads in order, at {:.1f} ns a call with "
+      "a {:.1f} ns step, both under {:.0f} ns ({:.0f}% of a {:.0f} us sample)",
+      chosen.name, *chosen.cost_ns, *chosen.step_ns, negligible_ns(), kNegligibleFraction * 100,
+      kShortestSampleNs / 1000);
+  std::vector<std::string> passed_over;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const auto& c = candidates[i];
+    if (i == *choice.index || !c.cost_ns || *c.cost_ns >= *chosen.cost_ns) continue;
+    std::string why = exclusion(c);
+    if (why.empty()) {
+      why = fmt::format("within {:.0f}x, and {} comes first", kCostTieRatio, chosen.name);
+    }
+    passed_over.push_back(fmt::format("{} ({:.1f} ns) {}", c.name, *c.cost_ns, why));
+  }
+  if (!passed_over.empty()) {
+    choice.reason += fmt::format("; cheaper but passed over: {}", fmt::join(passed_over, "; "));
+  }
+  return choice;
+}
+
+std::vector<default_candidate> probe_default_candidates(
+    std::span<const clock_source* const> sources) {
+  std::vector<default_candidate> candidates;
+  for (const clock_source* source : sources) {
+    default_candidate c;
+    c.source = source;
+    c.name = std::string(source->name());
+    c.kind = source->kind();
+    c.monotonic = source->is_monotonic();
+    c.available = source->available();
+    c.in_order = source->reads_in_order();
+    if (c.available && c.kind == clock_kind::wall) {
+      const auto read = [source] { return source->now(); };
+      for (int batch = 0; batch < kProbeBatches; ++batch) {
+        const double ns = measure_call_cost(read, steady_ns, kProbePairs).ns_per_call;
+        c.cost_ns = c.cost_ns ? std::min(*c.cost_ns, ns) : ns;
+      }
+      const step_estimate step =
+          measure_step(read, steady_ns, kProbeStepReads, 1, kProbeStepBudgetSeconds);
+      if (step.ticks)
+        c.step_ns = static_cast<double>(*step.ticks) / source->ticks_per_second() * 1e9;
+    }
+    candidates.push_back(std::move(c));
+  }
+  return candidates;
+}
+
+}  // namespace harness::clocks
+
+namespace harness {
+
+namespace {
+
+struct default_state {
+  const clock_source* source = nullptr;
+  std::string reason;
+};
+
+const default_state& the_default() {
+  static const default_state state = [] {
+    default_state s;
+    const auto candidates = clocks::probe_default_candidates(all_clocks());
+    const clocks::default_choice choice = clocks::choose_default(candidates);
+    if (choice.index) {
+      s.source = candidates[*choice.index].source;
+      s.reason = choice.reason;
+    } else {
+      // steady_clock exists everywhere; it is the portable answer when nothing qualifies.
+      s.source = find_clock("steady_clock");
+      s.reason = choice.reason + "; falling back to steady_clock";
+    }
+    const std::string note = clocks::tsc_ordering_note(s.source->name());
+    if (!note.empty()) s.reason += "; " + note;
+    if (const auto calibration = tsc_calibration();
+        calibration && dynamic_cast<const clocks::tsc_clock_base*>(s.source) != nullptr) {
+      s.reason += fmt::format(
+          "; TSC rate {:.6f} MHz calibrated against {} in {:.1f} ms ({} rounds, error within "
+          "{:.1f} ppm{})",
+          calibration->ticks_per_second / 1e6, calibration->reference,
+          calibration->duration_seconds * 1e3, calibration->rounds, calibration->error_ppm,
+          calibration->converged ? "" : ", not converged within the time limit");
+    }
+    return s;
+  }();
+  return state;
+}
+
+}  // namespace
+
+const clock_source& default_clock() {
+  return *the_default().source;
+}
+std::string default_clock_reason() {
+  return the_default().reason;
+}
+
+}  // namespace harness
