@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The two commands of the README's quick start, on a fresh Debian 12 machine:
+#   ./dev.sh run [HARNESS OPTIONS]   install what is missing, build if needed, run `harness`
+#   ./dev.sh test                    install what is missing, build, run the whole test suite
+# Both are idempotent and quick when everything is already there.
+set -euo pipefail
+cd "$(dirname "$0")"
+root=$(pwd)
+build=${HARNESS_BUILD_DIR:-$root/build}
+
+# Debian packages the build and the tests need. Why each one is here:
+packages=(
+  cmake g++ ninja-build git          # the toolchain
+  libbenchmark-dev                   # DoNotOptimize/ClobberMemory, and the benchmarks of the harness
+  libspdlog-dev libfmt-dev           # logging and formatting
+  libcli11-dev                       # every command-line option
+  nlohmann-json3-dev                 # JSON output
+  libgtest-dev libgmock-dev          # unit tests
+  python3                            # end-to-end checks of JSON output
+  util-linux                         # setpriv: the end-to-end test runs once as an unprivileged user
+)
+
+install_missing() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "dev.sh: installing ${missing[*]}" >&2
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "dev.sh: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+configure_and_build() {
+  if [ ! -f "$build/build.ninja" ]; then
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHARNESS_WERROR=ON
+  fi
+  cmake --build "$build" -j "$(nproc)"
+}
+
+cmd=${1:-run}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  run)
+    install_missing "${packages[@]}"
+    configure_and_build >&2
+    exec "$build/bin/harness" "$@"
+    ;;
+  test)
+    install_missing "${packages[@]}"
+    configure_and_build
+    ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+    ;;
+  *)
+    echo "usage: ./dev.sh run [harness options] | ./dev.sh test" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,81 @@
+// The operating-system layer: the few calls that prepare a process for measurement.
+//
+// Everything that pins the process or changes its priority goes through os_interface, so that
+// the rest of the harness has no platform #ifdefs, a Windows backend can sit beside the Linux one,
+// and tests can substitute a fake that refuses. Each backend lives in src/platform/<os>.cpp and is
+// chosen by CMake; make_native_os() returns it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace harness::platform {
+
+// The outcome of one system call that prepares or restores the process.
+struct step_result {
+  std::string action;  // what was attempted, e.g. "pin to CPU 1", "nice -20"
+  bool applied = false;
+  int error_code = 0;  // errno or GetLastError() when refused, 0 otherwise
+  std::string reason;  // the system's message when refused, empty otherwise
+};
+
+enum class priority_level {
+  normal,    // leave priority as it is
+  high,      // Linux: nice -20; Windows: HIGH_PRIORITY_CLASS + THREAD_PRIORITY_HIGHEST
+  realtime,  // Linux: SCHED_FIFO; Windows: REALTIME_PRIORITY_CLASS + THREAD_PRIORITY_TIME_CRITICAL
+};
+
+const char* to_string(priority_level level) noexcept;
+
+// Scheduling state of the process and calling thread as the backend read it, so it can be put
+// back exactly. The fields are the backend's own values (nice, policy, ...), kept opaque to
+// callers.
+struct priority_snapshot {
+  std::int64_t process_value = 0;
+  std::int64_t thread_value = 0;
+  std::int64_t policy = 0;
+  std::int64_t policy_param = 0;
+  bool valid = false;
+};
+
+// The CPUs the process may run on, sorted ascending.
+using cpu_list = std::vector<int>;
+
+class os_interface {
+ public:
+  virtual ~os_interface() = default;
+
+  virtual std::string name() const = 0;
+
+  // The CPUs the process is currently allowed to run on. Throws std::system_error on failure.
+  virtual cpu_list affinity() = 0;
+  virtual step_result set_affinity(const cpu_list& cpus) = 0;
+
+  virtual priority_snapshot save_priority() = 0;
+  // Raises process and thread priority to `level`; one step_result per call made.
+  virtual std::vector<step_result> raise_priority(priority_level level) = 0;
+  virtual std::vector<step_result> restore_priority(const priority_snapshot& saved) = 0;
+
+  // A one-line reading of the current scheduling state ("nice -20, SCHED_OTHER"), for reports.
+  virtual std::string describe_priority() = 0;
+
+  // Locks the process's memory (current and future pages) so no sample waits on a page fault;
+  // the step says whether the system granted it (RLIMIT_MEMLOCK may refuse).
+  virtual step_result lock_memory() = 0;
+  virtual step_result unlock_memory() = 0;
+
+  // Involuntary context switches of the calling thread so far, or nullopt where the platform has
+  // no cheap way to read them. Read between samples to flag the ones that were preempted.
+  virtual std::optional<std::uint64_t> involuntary_switches() = 0;
+};
+
+// The backend for the platform the harness was built for.
+std::unique_ptr<os_interface> make_native_os();
+
+// Formats a cpu list as "0-3,6".
+std::string format_cpu_list(const cpu_list& cpus);
+
+}  // namespace harness::platform

@@ -1,0 +1,148 @@
+// Running one workload through the experiment: cold first call, unprepared baseline, preparation,
+// warmup, prepared samples, restore.
+//
+// Every figure is in native ticks of the sampling clock. What a sample adds around the workload
+// (two clock reads and one call through the registry) is measured in each phase as the timer
+// overhead and subtracted; a workload too short to time alone runs `batch` times per sample and
+// values are per call. Each sample is checked for disturbance: involuntary context switches (when
+// samples are long enough to read them cheaply) and host slow-downs, which a virtual machine's
+// guest cannot see, found by timing a short fixed reference loop between samples.
+// The runner only measures; reports are made from its results elsewhere.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/clock.hpp"
+#include "harness/platform.hpp"
+#include "harness/preparation.hpp"
+#include "harness/workload.hpp"
+
+namespace harness {
+
+// Tuning of the sampler, gathered here; each value says why.
+struct sampler_settings {
+  // Empty samples taken to measure the timer overhead: at ~30 ns each, 2000 take well under 1 ms
+  // and show the cheapest path many times over.
+  std::size_t overhead_samples = 2000;
+  // A sample must last this many clock steps, or the workload is batched: at 1000 steps the
+  // clock's quantisation is at most 0.1% of a sample.
+  double min_sample_steps = 1000;
+  // Host slow-downs last seconds, so checking the reference loop about once a millisecond catches
+  // them while costing ~0.2% of the sampling time.
+  std::chrono::microseconds reference_interval{1000};
+  // The reference loop: ~1.5 us of dependent multiply-adds, long against the clock step and short
+  // against a sample's budget.
+  std::uint32_t reference_iterations = 1000;
+  // A reference run this much slower than the phase's best marks the samples around it: the host
+  // slow-downs seen here are 1.6-2x, ordinary jitter of the loop stays within ~10%.
+  double host_slowdown_factor = 1.3;
+  // Context switches are read (getrusage, ~0.4 us a call) only around samples at least this long,
+  // keeping the cost under ~4% of the sampling time.
+  std::chrono::microseconds switch_count_min_sample{20};
+  // `--samples auto` stops here whatever the interval, so memory stays bounded (8 bytes a sample).
+  std::size_t auto_max_samples = 10'000'000;
+  // `--samples auto` never judges fewer samples than this.
+  std::size_t auto_first_check = 20;
+};
+
+struct run_options {
+  std::size_t samples = 20;  // per phase, unless auto_samples
+  bool auto_samples = false;
+  double target = 0.001;  // auto: relative width of the min's CI
+  std::chrono::nanoseconds max_time = std::chrono::seconds(10);       // auto: per phase
+  std::chrono::nanoseconds warmup = std::chrono::milliseconds(1200);  // 0: no warmup
+  std::optional<int> cpu;  // pin here; nullopt: do not pin
+  platform::priority_level priority = platform::priority_level::high;
+  bool baseline = true;                                     // take the unprepared baseline
+  bool lock_memory = false;                                 // mlockall during the prepared phase
+  std::optional<std::uint64_t> batch;                       // calls per sample; nullopt: calibrate
+  std::optional<std::chrono::nanoseconds> min_sample_time;  // nullopt: min_sample_steps x step
+  // Under realtime priority, sampling pauses for `realtime_pause` after holding the CPU this long,
+  // so the rest of the system (and the kernel's own threads) can run.
+  std::chrono::nanoseconds max_hold = std::chrono::seconds(2);
+  std::chrono::nanoseconds realtime_pause = std::chrono::milliseconds(20);
+  sampler_settings tuning;
+};
+
+enum class phase_kind { first, baseline, prepared };
+const char* to_string(phase_kind kind) noexcept;
+
+// Why sampling of a phase ended.
+enum class stop_reason { count, target, max_time, max_samples, interrupted };
+const char* to_string(stop_reason reason) noexcept;
+
+struct phase_result {
+  phase_kind kind = phase_kind::prepared;
+  // Ticks per call after the overhead: (raw - overhead) / batch, in sampling order. Raw ticks are
+  // kept implicitly: raw(i) gives them back exactly.
+  std::vector<double> values;
+  std::vector<bool> host_slowdown;   // per sample: the reference loop ran slow around it
+  std::vector<bool> context_switch;  // per sample: preempted; empty when not counted
+  std::uint64_t batch = 1;           // calls per sample
+  std::uint64_t overhead = 0;        // ticks subtracted from each raw sample
+  std::size_t reference_every = 0;   // the reference loop ran before every this-many samples
+  std::uint64_t reference_best = 0;  // fastest reference run, ticks
+  std::uint64_t reference_worst = 0;
+  std::size_t reference_runs = 0;
+  std::size_t reference_slow = 0;  // reference runs slower than host_slowdown_factor x best
+  stop_reason stopped_by = stop_reason::count;
+  std::size_t realtime_pauses = 0;
+
+  std::uint64_t raw(std::size_t i) const noexcept;
+  bool disturbed(std::size_t i) const noexcept;
+  std::size_t disturbed_count() const noexcept;
+  std::size_t host_slowdown_count() const noexcept;
+  std::size_t context_switch_count() const noexcept;
+};
+
+struct warmup_result {
+  std::chrono::nanoseconds requested{0};
+  std::chrono::nanoseconds elapsed{0};  // steady_clock time the warmup loop ran
+  std::uint64_t calls = 0;
+};
+
+struct workload_result {
+  std::string name;  // display name, "xor_loop/4000000"
+  std::optional<phase_result> first;
+  std::optional<phase_result> baseline;
+  std::optional<phase_result> prepared;
+  std::uint64_t iterations_per_call = 0;  // what the workload reported; 0: it reports none
+  std::uint64_t batch = 1;                // calls per sample in baseline and prepared
+  bool batch_calibrated = false;          // batch was found by timing, not given by --batch
+  std::uint64_t min_sample_ticks = 0;     // the sample length batching aims for
+  preparation_report preparation;
+  warmup_result warmup;
+  std::string error;  // what the workload threw; empty when it ran to the end
+  bool interrupted = false;
+
+  bool failed() const noexcept { return !error.empty(); }
+};
+
+// The clock facts the sampler needs, measured once per run.
+struct clock_facts {
+  const clock_source* clock = nullptr;
+  std::uint64_t step = 1;  // smallest step the clock's value moves by, ticks
+  bool step_measured = false;
+};
+clock_facts measure_clock_facts(const clock_source& clock);
+
+// Runs the experiment for one workload. Affinity and priority are restored before returning, also
+// when the workload throws (the exception's message is kept in `error`, results gathered before it
+// are kept) or a stop is requested.
+workload_result run_workload(const workload_instance& workload, const run_options& options,
+                             const clock_facts& clock, platform::os_interface& os);
+
+// The timer overhead: the cheapest of `samples` empty samples through the sampling path, ticks.
+std::uint64_t measure_overhead(const clock_source& clock, std::size_t samples);
+
+// Asks running samplers to stop after the current sample (async-signal-safe), and reads it.
+void request_stop(int signal_number) noexcept;
+int stop_signal() noexcept;  // 0 while no stop was requested
+void clear_stop() noexcept;
+
+}  // namespace harness

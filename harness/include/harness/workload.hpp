@@ -1,0 +1,159 @@
+// Workloads: the functions the harness measures, registered by name from user code.
+//
+//   static std::uint64_t xor_loop(std::int64_t count) { ...; return count; }
+//   HARNESS_WORKLOAD(xor_loop).description("r ^= i ^ seed").default_arg(4'000'000);
+//
+// A workload takes no argument or one std::int64_t (given on the command line as `name/ARG`), and
+// returns void or an integral count of the iterations it did (used for per-iteration figures).
+// Any other return value is sunk. Inputs and results pass through Google Benchmark's DoNotOptimize,
+// so a pure function is neither hoisted out of the sampling loop nor optimised away.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <concepts>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace harness {
+
+class workload {
+ public:
+  // Runs the workload `reps` times back to back with `arg` (ignored when it takes none). Returns
+  // the sum of the iteration counts the calls reported, or 0 when the workload reports none.
+  using invoker = std::function<std::uint64_t(std::int64_t arg, std::uint64_t reps)>;
+
+  workload(std::string name, invoker fn, bool takes_arg, bool returns_count);
+
+  // Builder-style setters, so registration stays one statement.
+  workload& description(std::string text);
+  workload& default_arg(std::int64_t arg);
+  // Runs when `harness` is given no --workload. When no workload is marked, all of them run.
+  workload& by_default();
+
+  const std::string& name() const noexcept { return name_; }
+  const std::string& description() const noexcept { return description_; }
+  bool takes_arg() const noexcept { return takes_arg_; }
+  bool returns_count() const noexcept { return returns_count_; }
+  std::optional<std::int64_t> default_arg() const noexcept { return default_arg_; }
+  bool is_default() const noexcept { return is_default_; }
+  std::uint64_t run(std::int64_t arg, std::uint64_t reps) const { return fn_(arg, reps); }
+
+ private:
+  std::string name_;
+  std::string description_;
+  invoker fn_;
+  bool takes_arg_;
+  bool returns_count_;
+  std::optional<std::int64_t> default_arg_;
+  bool is_default_ = false;
+};
+
+// A workload with its argument resolved: what one run measures.
+struct workload_instance {
+  const workload* def = nullptr;
+  std::optional<std::int64_t> arg;
+
+  // "name" or "name/ARG".
+  std::string display_name() const;
+  std::uint64_t run(std::uint64_t reps) const { return def->run(arg.value_or(0), reps); }
+};
+
+class workload_registry {
+ public:
+  // Adds a workload; a second registration under the same name is a programming error (aborts).
+  workload& add(workload w);
+  const workload* find(std::string_view name) const;
+  // All workloads in registration order.
+  const std::deque<workload>& all() const noexcept { return workloads_; }
+
+  // Resolves command-line selections: each is `GLOB` or `GLOB/ARG`, GLOB matched against names
+  // with * and ?. Throws usage_error for a pattern that matches nothing, a malformed ARG, an ARG on
+  // a workload that takes none, or a workload that needs an ARG and has no default.
+  std::vector<workload_instance> select(const std::vector<std::string>& patterns) const;
+  // What runs when no pattern is given: the workloads marked by_default(), or all of them.
+  std::vector<workload_instance> default_selection() const;
+
+ private:
+  std::deque<workload> workloads_;  // deque: references handed out stay valid
+};
+
+// The process-wide registry that HARNESS_WORKLOAD fills during static initialisation.
+workload_registry& global_registry();
+
+// Glob match with '*' (any run) and '?' (any one character).
+bool glob_match(std::string_view pattern, std::string_view text) noexcept;
+
+namespace detail {
+
+template <class F>
+constexpr bool takes_int_arg = std::is_invocable_v<F&, std::int64_t>;
+
+template <class F>
+using result_of = std::conditional_t<takes_int_arg<F>, std::invoke_result<F&, std::int64_t>,
+                                     std::invoke_result<F&>>::type;
+
+template <class R>
+constexpr bool is_count = std::is_integral_v<R> && !std::is_same_v<R, bool>;
+
+template <class F>
+workload::invoker make_invoker(F fn) {
+  return [fn = std::move(fn)](std::int64_t arg, std::uint64_t reps) mutable -> std::uint64_t {
+    using R = result_of<F>;
+    std::uint64_t count = 0;
+    for (std::uint64_t i = 0; i < reps; ++i) {
+      // The argument goes through DoNotOptimize on every call: the compiler must assume it changed,
+      // so a pure workload cannot be hoisted out of this loop.
+      benchmark::DoNotOptimize(arg);
+      if constexpr (std::is_void_v<R>) {
+        if constexpr (takes_int_arg<F>) {
+          fn(arg);
+        } else {
+          fn();
+        }
+        benchmark::ClobberMemory();
+      } else {
+        R r = [&]() -> R {
+          if constexpr (takes_int_arg<F>) {
+            return fn(arg);
+          } else {
+            return fn();
+          }
+        }();
+        benchmark::DoNotOptimize(r);
+        if constexpr (is_count<R>) count += static_cast<std::uint64_t>(r);
+      }
+    }
+    return count;
+  };
+}
+
+}  // namespace detail
+
+// Registers `fn` under `name` in the global registry; returns it for .description()/.default_arg().
+template <class F>
+requires(std::is_invocable_v<F&> ||
+         std::is_invocable_v<F&, std::int64_t>) workload& register_workload(std::string name,
+                                                                            F fn) {
+  constexpr bool returns_count = detail::is_count<detail::result_of<F>>;
+  return global_registry().add(workload(std::move(name), detail::make_invoker(std::move(fn)),
+                                        detail::takes_int_arg<F>, returns_count));
+}
+
+}  // namespace harness
+
+#define HARNESS_DETAIL_CONCAT2(a, b) a##b
+#define HARNESS_DETAIL_CONCAT(a, b) HARNESS_DETAIL_CONCAT2(a, b)
+
+// HARNESS_WORKLOAD(fn): registers function `fn` under its own name.
+#define HARNESS_WORKLOAD(fn) HARNESS_WORKLOAD_NAMED(#fn, fn)
+// HARNESS_WORKLOAD_NAMED("name", callable): registers any callable (a lambda) under `name`.
+#define HARNESS_WORKLOAD_NAMED(name, ...)                             \
+  [[maybe_unused]] static ::harness::workload& HARNESS_DETAIL_CONCAT( \
+      harness_workload_, __COUNTER__) = ::harness::register_workload(name, __VA_ARGS__)

@@ -1,0 +1,33 @@
+// Platform-independent helpers of the OS layer.
+#include <fmt/format.h>
+
+#include "harness/platform.hpp"
+
+namespace harness::platform {
+
+const char* to_string(priority_level level) noexcept {
+  switch (level) {
+    case priority_level::normal:
+      return "normal";
+    case priority_level::high:
+      return "high";
+    case priority_level::realtime:
+      return "realtime";
+  }
+  return "unknown";
+}
+
+std::string format_cpu_list(const cpu_list& cpus) {
+  std::string out;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
+      ++j;
+    if (!out.empty()) out += ',';
+    out += j == i ? fmt::format("{}", cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace harness::platform

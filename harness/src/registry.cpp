@@ -1,0 +1,159 @@
+// The workload registry and the command-line selection of workloads (`GLOB[/ARG]`).
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+
+#include "harness/errors.hpp"
+#include "harness/workload.hpp"
+
+namespace harness {
+
+workload::workload(std::string name, invoker fn, bool takes_arg, bool returns_count)
+    : name_(std::move(name)),
+      fn_(std::move(fn)),
+      takes_arg_(takes_arg),
+      returns_count_(returns_count) {}
+
+workload& workload::description(std::string text) {
+  description_ = std::move(text);
+  return *this;
+}
+
+workload& workload::default_arg(std::int64_t arg) {
+  if (!takes_arg_) {
+    std::fprintf(stderr, "harness: workload '%s' takes no argument but was given a default\n",
+                 name_.c_str());
+    std::abort();
+  }
+  default_arg_ = arg;
+  return *this;
+}
+
+workload& workload::by_default() {
+  is_default_ = true;
+  return *this;
+}
+
+std::string workload_instance::display_name() const {
+  return arg ? fmt::format("{}/{}", def->name(), *arg) : def->name();
+}
+
+workload& workload_registry::add(workload w) {
+  if (find(w.name()) != nullptr) {
+    std::fprintf(stderr, "harness: workload '%s' registered twice\n", w.name().c_str());
+    std::abort();
+  }
+  return workloads_.emplace_back(std::move(w));
+}
+
+const workload* workload_registry::find(std::string_view name) const {
+  for (const workload& w : workloads_) {
+    if (w.name() == name) return &w;
+  }
+  return nullptr;
+}
+
+namespace {
+
+std::string known_names(const workload_registry& registry) {
+  std::string names;
+  for (const workload& w : registry.all()) {
+    if (!names.empty()) names += ", ";
+    names += w.name();
+  }
+  return names.empty() ? "(none registered)" : names;
+}
+
+std::int64_t parse_arg(std::string_view pattern, std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
+    throw usage_error(fmt::format(
+        "--workload: invalid argument '{}' in '{}': expected an integer, as in xor_loop/1000000",
+        text, pattern));
+  }
+  return value;
+}
+
+}  // namespace
+
+std::vector<workload_instance> workload_registry::select(
+    const std::vector<std::string>& patterns) const {
+  std::vector<workload_instance> selected;
+  for (const std::string& pattern : patterns) {
+    const auto slash = pattern.rfind('/');
+    const std::string_view glob =
+        std::string_view(pattern).substr(0, slash == std::string::npos ? pattern.size() : slash);
+    std::optional<std::int64_t> arg;
+    if (slash != std::string::npos)
+      arg = parse_arg(pattern, std::string_view(pattern).substr(slash + 1));
+
+    bool matched = false;
+    for (const workload& w : workloads_) {
+      if (!glob_match(glob, w.name())) continue;
+      matched = true;
+      if (arg && !w.takes_arg()) {
+        throw usage_error(
+            fmt::format("--workload: '{}' takes no argument, but '{}' gives it {}; use '{}' alone",
+                        w.name(), pattern, *arg, w.name()));
+      }
+      workload_instance instance{&w, arg ? arg : w.default_arg()};
+      if (w.takes_arg() && !instance.arg) {
+        throw usage_error(fmt::format(
+            "--workload: '{}' needs an integer argument and has no default; give it as {}/ARG",
+            w.name(), w.name()));
+      }
+      selected.push_back(instance);
+    }
+    if (!matched) {
+      throw usage_error(fmt::format("--workload: '{}' matches no workload; known workloads: {}",
+                                    pattern, known_names(*this)));
+    }
+  }
+  return selected;
+}
+
+std::vector<workload_instance> workload_registry::default_selection() const {
+  std::vector<std::string> names;
+  for (const workload& w : workloads_) {
+    if (w.is_default()) names.push_back(w.name());
+  }
+  if (names.empty()) {
+    for (const workload& w : workloads_)
+      names.push_back(w.name());
+  }
+  return select(names);
+}
+
+workload_registry& global_registry() {
+  // Function-local static: safe to use from other translation units' static initialisers.
+  static workload_registry registry;
+  return registry;
+}
+
+bool glob_match(std::string_view pattern, std::string_view text) noexcept {
+  // Iterative matcher with one backtrack point for the last '*': linear for practical patterns.
+  std::size_t p = 0, t = 0;
+  std::size_t star = std::string_view::npos, star_text = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      star_text = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++star_text;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*')
+    ++p;
+  return p == pattern.size();
+}
+
+}  // namespace harness

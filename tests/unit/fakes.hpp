@@ -1,0 +1,91 @@
+// Test doubles shared by the unit tests: a clock whose every reading advances by a set step, and an
+// OS layer that records calls and refuses what the test tells it to.
+#pragma once
+
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include "harness/clock.hpp"
+#include "harness/platform.hpp"
+
+namespace harness::testing {
+
+// Each now() returns the previous reading plus `step`: an empty timed region therefore measures
+// exactly `step` ticks (one read to the next), whatever the machine does. A fake workload adds its
+// own cost with advance(); set_step() simulates a host that runs everything slower.
+class stepping_clock final : public clock_source {
+ public:
+  explicit stepping_clock(std::uint64_t step, double ticks_per_second = 1e9)
+      : step_(step), tps_(ticks_per_second) {}
+  std::string_view name() const noexcept override { return "stepping"; }
+  std::string_view description() const noexcept override { return "test clock"; }
+  clock_kind kind() const noexcept override { return clock_kind::wall; }
+  bool is_monotonic() const noexcept override { return true; }
+  double ticks_per_second() const noexcept override { return tps_; }
+  std::optional<double> declared_resolution() const noexcept override { return 1 / tps_; }
+  std::uint64_t now() const noexcept override { return value_ += step_; }
+  bool available() const noexcept override { return true; }
+  void advance(std::uint64_t ticks) const noexcept { value_ += ticks; }
+  void set_step(std::uint64_t step) noexcept { step_ = step; }
+
+ private:
+  std::uint64_t step_;
+  double tps_;
+  mutable std::uint64_t value_ = 0;
+};
+
+class fake_os final : public platform::os_interface {
+ public:
+  platform::cpu_list allowed{0, 1, 2, 3};
+  int nice = 0;
+  bool refuse_affinity = false;
+  bool refuse_priority = false;
+  bool realtime = false;
+  bool refuse_lock = false;
+  std::optional<std::uint64_t> switches = 0;
+  std::vector<std::string> calls;  // every call made, in order
+
+  std::string name() const override { return "fake"; }
+  platform::cpu_list affinity() override {
+    calls.push_back("affinity");
+    return allowed;
+  }
+  platform::step_result set_affinity(const platform::cpu_list& cpus) override {
+    calls.push_back("set_affinity " + platform::format_cpu_list(cpus));
+    if (refuse_affinity) return {"set affinity", false, EPERM, "Operation not permitted"};
+    allowed = cpus;
+    return {"set affinity", true, 0, {}};
+  }
+  platform::priority_snapshot save_priority() override {
+    calls.push_back("save_priority");
+    return {nice, nice, realtime ? 1 : 0, 0, true};
+  }
+  std::vector<platform::step_result> raise_priority(platform::priority_level level) override {
+    calls.push_back(std::string("raise_priority ") + platform::to_string(level));
+    if (refuse_priority) return {{"nice -20", false, EACCES, "Permission denied"}};
+    nice = -20;
+    realtime = level == platform::priority_level::realtime;
+    return {{"nice -20", true, 0, {}}};
+  }
+  std::vector<platform::step_result> restore_priority(
+      const platform::priority_snapshot& s) override {
+    calls.push_back("restore_priority " + std::to_string(s.process_value));
+    nice = static_cast<int>(s.process_value);
+    realtime = s.policy == 1;
+    return {{"restore nice", true, 0, {}}};
+  }
+  std::string describe_priority() override { return "nice " + std::to_string(nice); }
+  platform::step_result lock_memory() override {
+    calls.push_back("lock_memory");
+    return {"lock memory", !refuse_lock, refuse_lock ? ENOMEM : 0,
+            refuse_lock ? "Cannot allocate memory" : ""};
+  }
+  platform::step_result unlock_memory() override {
+    calls.push_back("unlock_memory");
+    return {"unlock memory", true, 0, {}};
+  }
+  std::optional<std::uint64_t> involuntary_switches() override { return switches; }
+};
+
+}  // namespace harness::testing

@@ -1,0 +1,320 @@
+// The preparation sequence against a fake OS layer: what is applied, refused, read back and
+// restored, also when the workload throws.
+#include "harness/preparation.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <csignal>
+#include <stdexcept>
+
+#include "fakes.hpp"
+#include "harness/runner.hpp"
+#include "harness/statistics.hpp"
+
+namespace harness {
+namespace {
+
+using ::testing::ElementsAre;
+using testing::fake_os;
+using testing::stepping_clock;
+
+template <class F>
+workload make(std::string name, F fn) {
+  return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
+                  detail::is_count<detail::result_of<F>>);
+}
+
+TEST(Preparation, AppliesReadsBackAndRestores) {
+  fake_os os;
+  {
+    preparation prep(os);
+    prep.apply({2, platform::priority_level::high});
+    EXPECT_EQ(os.allowed, platform::cpu_list{2});
+    EXPECT_EQ(os.nice, -20);
+    EXPECT_TRUE(prep.report().all_applied());
+    EXPECT_EQ(prep.report().affinity_before, (platform::cpu_list{0, 1, 2, 3}));
+    EXPECT_EQ(prep.report().affinity_applied, platform::cpu_list{2});
+    EXPECT_EQ(prep.report().priority_before, "nice 0");
+    EXPECT_EQ(prep.report().priority_applied, "nice -20");
+    prep.restore();
+    EXPECT_EQ(os.allowed, (platform::cpu_list{0, 1, 2, 3}));
+    EXPECT_EQ(os.nice, 0);
+    prep.restore();  // a second restore does nothing
+  }
+  EXPECT_THAT(os.calls,
+              ElementsAre("affinity", "save_priority", "set_affinity 2", "raise_priority high",
+                          "affinity", "restore_priority 0", "set_affinity 0-3"));
+}
+
+TEST(Preparation, RefusalsAreReportedAndNothingRefusedIsRestored) {
+  fake_os os;
+  os.refuse_priority = true;
+  preparation prep(os);
+  prep.apply({1, platform::priority_level::realtime});
+  const auto refused = prep.report().refused();
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].error_code, EACCES);
+  EXPECT_EQ(refused[0].reason, "Permission denied");
+  EXPECT_EQ(os.allowed, platform::cpu_list{1});  // pinning still worked
+  prep.restore();
+  // The refused raise changed nothing, so only the affinity is put back.
+  EXPECT_EQ(os.calls.back(), "set_affinity 0-3");
+  EXPECT_EQ(std::count(os.calls.begin(), os.calls.end(), "restore_priority 0"), 0);
+}
+
+TEST(Preparation, NoPinAndNormalPriorityChangeNothing) {
+  fake_os os;
+  preparation prep(os);
+  prep.apply({std::nullopt, platform::priority_level::normal});
+  prep.restore();
+  EXPECT_TRUE(prep.report().steps.empty());
+  EXPECT_TRUE(prep.report().restore_steps.empty());
+}
+
+TEST(Preparation, DestructorRestores) {
+  fake_os os;
+  {
+    preparation prep(os);
+    prep.apply({3, platform::priority_level::high});
+  }
+  EXPECT_EQ(os.allowed, (platform::cpu_list{0, 1, 2, 3}));
+  EXPECT_EQ(os.nice, 0);
+}
+
+clock_facts facts_of(const stepping_clock& clock) {
+  return {&clock, 1, true};
+}
+
+// Options for exact tests: one call per sample, no warmup, a few overhead samples.
+run_options exact_options(std::size_t samples) {
+  run_options options;
+  options.samples = samples;
+  options.warmup = std::chrono::nanoseconds(0);
+  options.batch = 1;
+  options.tuning.overhead_samples = 5;
+  return options;
+}
+
+TEST(RunWorkload, PhasesInOrderWithExactTicksAfterOverhead) {
+  fake_os os;
+  stepping_clock clock(7);
+  std::vector<std::string> seen;  // OS state as each call of the workload saw it
+  auto w = make("w", [&](std::int64_t n) {
+    seen.push_back(os.allowed.size() == 1 ? "pinned" : "free");
+    clock.advance(100);
+    return n;
+  });
+  run_options options = exact_options(3);
+  options.cpu = 1;
+  const auto r = run_workload({&w, 5}, options, facts_of(clock), os);
+  EXPECT_FALSE(r.failed());
+  EXPECT_EQ(r.name, "w/5");
+  ASSERT_TRUE(r.first && r.baseline && r.prepared);
+  // Raw samples are 107 ticks: the workload's 100 plus one clock step, which is exactly what an
+  // empty sample measures, so 100 remain after the overhead.
+  EXPECT_EQ(r.first->overhead, 7u);
+  EXPECT_THAT(r.first->values, ElementsAre(100.0));
+  EXPECT_EQ(r.first->raw(0), 107u);
+  EXPECT_THAT(r.baseline->values, ElementsAre(100.0, 100.0, 100.0));
+  EXPECT_THAT(r.prepared->values, ElementsAre(100.0, 100.0, 100.0));
+  EXPECT_EQ(r.prepared->overhead, 7u);
+  EXPECT_EQ(r.prepared->disturbed_count(), 0u);
+  EXPECT_EQ(r.iterations_per_call, 5u);
+  EXPECT_THAT(seen, ElementsAre("free", "free", "free", "free", "pinned", "pinned", "pinned"));
+  EXPECT_EQ(os.allowed, (platform::cpu_list{0, 1, 2, 3}));
+}
+
+TEST(RunWorkload, ShortWorkloadsAreBatchedAndReportedPerCall) {
+  fake_os os;
+  stepping_clock clock(7);
+  auto w = make("tiny", [&] { clock.advance(100); });
+  run_options options = exact_options(4);
+  options.batch.reset();
+  options.min_sample_time = std::chrono::microseconds(1);  // 1000 ticks at 1e9 ticks/s
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  // 100 ticks a call: one call is too short, 10 calls make 1000 ticks (the growth is capped at
+  // 10x).
+  EXPECT_TRUE(r.batch_calibrated);
+  EXPECT_EQ(r.batch, 10u);
+  EXPECT_EQ(r.min_sample_ticks, 1000u);
+  ASSERT_TRUE(r.prepared);
+  EXPECT_EQ(r.prepared->batch, 10u);
+  EXPECT_THAT(r.prepared->values, ElementsAre(100.0, 100.0, 100.0, 100.0));
+  EXPECT_EQ(r.prepared->raw(0), 1007u);
+  EXPECT_EQ(r.first->batch, 1u);  // the cold call is always alone
+}
+
+TEST(RunWorkload, ExplicitBatchIsUsedAsGiven) {
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = make("tiny", [&] { clock.advance(3); });
+  run_options options = exact_options(2);
+  options.batch = 4;
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_FALSE(r.batch_calibrated);
+  EXPECT_THAT(r.baseline->values, ElementsAre(3.0, 3.0));
+}
+
+TEST(RunWorkload, HostSlowdownsAreFoundByTheReferenceLoop) {
+  fake_os os;
+  stepping_clock clock(10);
+  int calls = 0;
+  auto w = make("w", [&] {
+    ++calls;
+    clock.advance(1000);
+    // The host runs slow from prepared sample 3 on until sample 4 is taken (calls 2-5 of the
+    // prepared phase are 1 first + 0 baseline + ...): the step doubles, as every read slows.
+    if (calls == 4) clock.set_step(20);
+    if (calls == 5) clock.set_step(10);
+  });
+  run_options options = exact_options(6);
+  options.baseline = false;
+  options.tuning.reference_interval = std::chrono::microseconds(0);  // a reference run per sample
+  options.tuning.reference_iterations = 0;                           // ticks = one clock step
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  ASSERT_TRUE(r.prepared);
+  const phase_result& p = *r.prepared;
+  EXPECT_EQ(p.reference_every, 1u);
+  EXPECT_EQ(p.reference_runs, 6u);
+  EXPECT_EQ(p.reference_best, 10u);
+  EXPECT_EQ(p.reference_worst, 20u);
+  EXPECT_EQ(p.reference_slow, 1u);
+  // Call 4 (prepared sample 3, index 2) made the host slow; the reference run before sample index
+  // 3 saw it. That run speaks for sample 3 and, since a slow-down may start within a block, for
+  // sample 2 as well.
+  EXPECT_THAT(p.host_slowdown, ElementsAre(false, false, true, true, false, false));
+  EXPECT_EQ(p.host_slowdown_count(), 2u);
+}
+
+TEST(RunWorkload, PreemptedSamplesAreCountedWhenLongEnough) {
+  fake_os os;
+  stepping_clock clock(1);
+  int calls = 0;
+  auto w = make("w", [&] {
+    clock.advance(100'000);  // 100 us at 1e9 ticks/s: long enough to read switches around
+    if (++calls == 3) *os.switches += 1;
+  });
+  run_options options = exact_options(3);
+  options.baseline = false;
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  ASSERT_TRUE(r.prepared);
+  EXPECT_THAT(r.prepared->context_switch, ElementsAre(false, true, false));
+  EXPECT_EQ(r.prepared->disturbed_count(), 1u);
+}
+
+TEST(RunWorkload, ShortSamplesDoNotReadSwitches) {
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = make("w", [&] { clock.advance(100); });  // 100 ns
+  const auto r = run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
+  EXPECT_TRUE(r.prepared->context_switch.empty());
+}
+
+TEST(RunWorkload, AutoSamplingStopsAtTheTarget) {
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = make("w", [&] { clock.advance(500); });
+  run_options options = exact_options(0);
+  options.auto_samples = true;
+  options.max_time = std::chrono::seconds(100);
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  ASSERT_TRUE(r.prepared);
+  // Every sample is equal, so the minimum's interval has no width: the target is reached at the
+  // first check with enough samples for the rule.
+  EXPECT_EQ(r.prepared->stopped_by, stop_reason::target);
+  EXPECT_GE(r.prepared->values.size(), stats::kMinSamplesForAutoStop);
+  EXPECT_LT(r.prepared->values.size(), 2 * stats::kMinSamplesForAutoStop);
+}
+
+TEST(RunWorkload, AutoSamplingStopsAtMaxTime) {
+  fake_os os;
+  stepping_clock clock(1);
+  int calls = 0;
+  // Values that never settle: 1000, 2000, 3000, ...
+  auto w = make("w", [&] { clock.advance(1000 * static_cast<std::uint64_t>(++calls)); });
+  run_options options = exact_options(0);
+  options.auto_samples = true;
+  options.baseline = false;
+  options.max_time = std::chrono::microseconds(100);  // 100,000 ticks
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  ASSERT_TRUE(r.prepared);
+  EXPECT_EQ(r.prepared->stopped_by, stop_reason::max_time);
+  EXPECT_LT(r.prepared->values.size(), 20u);
+}
+
+TEST(RunWorkload, WarmupRunsTheWorkloadUntilItsTimeHasPassed) {
+  fake_os os;
+  stepping_clock clock(1);
+  int calls = 0;
+  auto w = make("w", [&] { ++calls; });
+  run_options options = exact_options(2);
+  options.baseline = false;
+  options.warmup = std::chrono::milliseconds(5);
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_FALSE(r.baseline.has_value());
+  EXPECT_GE(r.warmup.calls, 1u);
+  EXPECT_GE(r.warmup.elapsed, options.warmup);
+  EXPECT_EQ(static_cast<std::uint64_t>(calls), 1 + r.warmup.calls + 2);
+}
+
+TEST(RunWorkload, RestoresWhenTheWorkloadThrows) {
+  fake_os os;
+  stepping_clock clock(1);
+  int calls = 0;
+  auto w = make("boom", [&] {
+    // Throws in the prepared phase, with the process pinned and at raised priority.
+    if (++calls == 4) throw std::runtime_error("disk on fire");
+  });
+  run_options options = exact_options(2);
+  options.cpu = 2;
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_TRUE(r.failed());
+  EXPECT_EQ(r.error, "disk on fire");
+  EXPECT_TRUE(r.baseline.has_value());  // gathered before the throw
+  EXPECT_FALSE(r.prepared.has_value());
+  EXPECT_EQ(os.allowed, (platform::cpu_list{0, 1, 2, 3}));
+  EXPECT_EQ(os.nice, 0);
+  EXPECT_FALSE(r.preparation.restore_steps.empty());
+}
+
+TEST(RunWorkload, AStopRequestEndsSamplingAndRestores) {
+  fake_os os;
+  stepping_clock clock(1);
+  int calls = 0;
+  auto w = make("w", [&] {
+    if (++calls == 5) request_stop(SIGINT);  // the fourth baseline sample
+  });
+  run_options options = exact_options(10);
+  options.cpu = 3;
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_EQ(stop_signal(), SIGINT);
+  clear_stop();
+  EXPECT_TRUE(r.interrupted);
+  ASSERT_TRUE(r.baseline);
+  EXPECT_EQ(r.baseline->values.size(), 4u);  // calls 2-5; call 5 asked to stop after it
+  EXPECT_EQ(r.baseline->stopped_by, stop_reason::interrupted);
+  EXPECT_FALSE(r.prepared.has_value());
+  EXPECT_EQ(os.allowed, (platform::cpu_list{0, 1, 2, 3}));
+}
+
+TEST(RunWorkload, MemoryIsLockedForThePreparedPhaseOnly) {
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = make("w", [] {});
+  run_options options = exact_options(1);
+  options.lock_memory = true;
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_NE(std::find(os.calls.begin(), os.calls.end(), "lock_memory"), os.calls.end());
+  EXPECT_EQ(os.calls.back(), "unlock_memory");
+  os.calls.clear();
+  os.refuse_lock = true;
+  const auto refused = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  ASSERT_FALSE(refused.preparation.refused().empty());
+  EXPECT_EQ(refused.preparation.refused()[0].error_code, ENOMEM);
+  EXPECT_EQ(std::count(os.calls.begin(), os.calls.end(), "unlock_memory"), 0);
+}
+
+}  // namespace
+}  // namespace harness

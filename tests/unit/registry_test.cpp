@@ -1,0 +1,144 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "harness/errors.hpp"
+#include "harness/workload.hpp"
+
+namespace harness {
+namespace {
+
+using ::testing::HasSubstr;
+
+template <class F>
+workload make(std::string name, F fn) {
+  return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
+                  detail::is_count<detail::result_of<F>>);
+}
+
+class RegistryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    reg.add(make("xor_loop", [](std::int64_t n) { return n; })).default_arg(1000).by_default();
+    reg.add(make("sort_ints", [](std::int64_t n) { return n; })).default_arg(10);
+    reg.add(make("sort_strings", [](std::int64_t n) { return n; })).default_arg(20);
+    reg.add(make("empty", [] {}));
+    reg.add(make("needs_arg", [](std::int64_t) {}));
+  }
+  workload_registry reg;
+};
+
+std::string usage_message(const workload_registry& reg, std::vector<std::string> patterns) {
+  try {
+    reg.select(patterns);
+  } catch (const usage_error& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(GlobMatch, StarAndQuestionMark) {
+  EXPECT_TRUE(glob_match("sort*", "sort_ints"));
+  EXPECT_TRUE(glob_match("*", "anything"));
+  EXPECT_TRUE(glob_match("*", ""));
+  EXPECT_TRUE(glob_match("s?rt_*s", "sort_ints"));
+  EXPECT_TRUE(glob_match("*_*_*", "a_b_c"));
+  EXPECT_TRUE(glob_match("xor_loop", "xor_loop"));
+  EXPECT_FALSE(glob_match("xor", "xor_loop"));
+  EXPECT_FALSE(glob_match("sort?", "sort"));
+  EXPECT_FALSE(glob_match("*ints", "sort_strings"));
+  EXPECT_FALSE(glob_match("", "x"));
+}
+
+TEST_F(RegistryTest, SelectsByNameGlobAndArgument) {
+  auto one = reg.select({"xor_loop/42"});
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].def->name(), "xor_loop");
+  EXPECT_EQ(one[0].arg, 42);
+  EXPECT_EQ(one[0].display_name(), "xor_loop/42");
+
+  auto sorts = reg.select({"sort*"});
+  ASSERT_EQ(sorts.size(), 2u);
+  EXPECT_EQ(sorts[0].display_name(), "sort_ints/10");  // the default argument
+  EXPECT_EQ(sorts[1].display_name(), "sort_strings/20");
+
+  auto plain = reg.select({"empty"});
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_FALSE(plain[0].arg.has_value());
+  EXPECT_EQ(plain[0].display_name(), "empty");
+
+  EXPECT_EQ(reg.select({"xor_loop/-5"})[0].arg, -5);
+  EXPECT_EQ(reg.select({"empty", "xor_loop"}).size(), 2u);
+}
+
+TEST_F(RegistryTest, DefaultSelectionIsTheMarkedWorkload) {
+  auto d = reg.default_selection();
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].display_name(), "xor_loop/1000");
+}
+
+TEST(Registry, DefaultSelectionWithoutMarkIsEverything) {
+  workload_registry reg;
+  reg.add(make("a", [] {}));
+  reg.add(make("b", [] {}));
+  EXPECT_EQ(reg.default_selection().size(), 2u);
+}
+
+TEST_F(RegistryTest, RejectsUnknownWorkloadListingKnownOnes) {
+  const auto msg = usage_message(reg, {"nope"});
+  EXPECT_THAT(msg, HasSubstr("'nope' matches no workload"));
+  EXPECT_THAT(msg, HasSubstr("xor_loop, sort_ints, sort_strings, empty, needs_arg"));
+}
+
+TEST_F(RegistryTest, RejectsArgumentOnWorkloadWithoutOne) {
+  EXPECT_THAT(usage_message(reg, {"empty/5"}), HasSubstr("'empty' takes no argument"));
+}
+
+TEST_F(RegistryTest, RejectsMalformedArgument) {
+  EXPECT_THAT(usage_message(reg, {"xor_loop/abc"}), HasSubstr("invalid argument 'abc'"));
+  EXPECT_THAT(usage_message(reg, {"xor_loop/"}), HasSubstr("invalid argument ''"));
+  EXPECT_THAT(usage_message(reg, {"xor_loop/1x"}), HasSubstr("invalid argument '1x'"));
+}
+
+TEST_F(RegistryTest, RejectsMissingRequiredArgument) {
+  EXPECT_THAT(usage_message(reg, {"needs_arg"}), HasSubstr("needs an integer argument"));
+  EXPECT_EQ(reg.select({"needs_arg/3"})[0].arg, 3);
+}
+
+TEST(Invoker, CountsIterationsAndRepeats) {
+  int calls = 0;
+  auto counting = make("c", [&calls](std::int64_t n) {
+    ++calls;
+    return n;
+  });
+  EXPECT_TRUE(counting.takes_arg());
+  EXPECT_TRUE(counting.returns_count());
+  EXPECT_EQ(counting.run(7, 3), 21u);
+  EXPECT_EQ(calls, 3);
+
+  auto silent = make("s", [&calls] { ++calls; });
+  EXPECT_FALSE(silent.takes_arg());
+  EXPECT_FALSE(silent.returns_count());
+  EXPECT_EQ(silent.run(0, 4), 0u);
+  EXPECT_EQ(calls, 7);
+
+  // A non-integral result is sunk, not taken for a count.
+  auto other = make("d", [] { return 2.5; });
+  EXPECT_FALSE(other.returns_count());
+  EXPECT_EQ(other.run(0, 2), 0u);
+}
+
+TEST(Registration, MacroRegistersInGlobalRegistry) {
+  // The built-in workloads are linked into this test binary.
+  const workload* w = global_registry().find("xor_loop");
+  ASSERT_NE(w, nullptr);
+  EXPECT_TRUE(w->takes_arg());
+  EXPECT_TRUE(w->returns_count());
+  EXPECT_TRUE(w->is_default());
+  for (const char* name :
+       {"empty", "sort_ints", "memcpy_bytes", "unordered_map_insert", "file_open_close"}) {
+    EXPECT_NE(global_registry().find(name), nullptr) << name;
+  }
+}
+
+}  // namespace
+}  // namespace harness
