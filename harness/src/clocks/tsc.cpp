@@ -43,6 +43,10 @@ std::array<std::uint32_t, 4> cpuid(std::uint32_t leaf) {
 #endif
 }
 
+bool bit(std::uint32_t reg, int n) {
+  return ((reg >> n) & 1U) != 0;
+}
+
 inline std::uint64_t rdtsc_plain() noexcept {
   return __rdtsc();
 }
@@ -65,10 +69,6 @@ inline std::uint64_t lfence_rdtsc() noexcept {
   return 0;
 }
 #endif
-
-bool bit(std::uint32_t reg, int n) {
-  return ((reg >> n) & 1U) != 0;
-}
 
 const tsc_features& features() {
   static const tsc_features cached = detect_tsc_features();
