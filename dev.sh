@@ -18,6 +18,7 @@ packages=(
   libgtest-dev libgmock-dev          # unit tests
   python3                            # end-to-end checks of JSON output
   util-linux                         # setpriv: the end-to-end test runs once as an unprivileged user
+  clang-14 libclang-rt-14-dev        # libFuzzer and sanitizers for the format-template fuzz test
 )
 
 install_missing() {
@@ -55,6 +56,14 @@ case "$cmd" in
     install_missing "${packages[@]}"
     configure_and_build
     ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+    # The template parser's fuzz target, a bounded run under ASan+UBSan (clang only).
+    fuzz=$build-fuzz
+    if [ ! -f "$fuzz/build.ninja" ]; then
+      cmake -S "$root" -B "$fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DHARNESS_FUZZ=ON \
+        -DHARNESS_WERROR=ON -DHARNESS_BUILD_EXAMPLES=OFF -DHARNESS_BUILD_BENCHMARKS=OFF
+    fi
+    cmake --build "$fuzz" -j "$(nproc)" --target format_template_fuzz
+    ctest --test-dir "$fuzz" -L fuzz --output-on-failure
     ;;
   *)
     echo "usage: ./dev.sh run [harness options] | ./dev.sh test" >&2

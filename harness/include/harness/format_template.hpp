@@ -1,0 +1,498 @@
+// Format templates: the small language in which users say how a measured line reads, shared by
+// profile() and `harness run --line`, e.g. "{runs} runs in {time} s, {frequency} calls/s".
+//
+// A template is literal text with fields in braces. A field names a token of a token_set, either by
+// name ({runs}) or by position ({0}), and may carry a format spec after a colon ({1:.6f},
+// {runs:>8}). A named field without a spec prints its value for people, in the token's human_style
+// ("1 234 567", "2.50"); a field with a spec, and every positional field without one, prints the
+// plain value as fmt would. "{{" and "}}" print literal braces.
+//
+// Caveats:
+// - The spec language is a deliberately small subset of fmt's: [[fill]align][sign][#][0][width]
+//   [.precision][type], with an ASCII fill, no nested {} width, no locale 'L', and only the types
+//   that suit the token's kind. Every spec accepted here renders without error (the fuzz target
+//   checks this), so a template is rejected once, when parsed, never half-way through a run.
+// - A value may be undefined (the frequency of zero runs, or of zero elapsed ticks) and a real
+// value
+//   may not be finite: either prints "n/a", padded to the spec's width, never "inf" or "nan".
+// - When the template is a string literal, checked_template rejects it at compile time, as fmt's
+//   format_string does; the compiler's diagnostic then names one of the functions in
+//   detail::compile_time_diagnostics (e.g. template_names_an_unknown_token).
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "harness/errors.hpp"
+
+namespace harness {
+
+// What a token's value is; decides which specs it accepts.
+enum class value_kind : std::uint8_t {
+  integer,  // std::int64_t or std::uint64_t
+  real,     // double; undefined or non-finite prints "n/a"
+  text,     // a string
+};
+
+// How a named field without a spec prints its value.
+enum class human_style : std::uint8_t {
+  plain,    // as fmt prints it by default: 1234567, 0.25, text
+  grouped,  // integers, and reals rounded to integers, with a space every three digits: "1 234 567"
+  fixed2,   // two decimals: "2.50"
+  duration,  // a number of seconds in the unit (ns, µs, ms, s) that puts it in [1, 1000): "12.3 µs"
+  percent,  // a fraction as a percentage with two decimals: 0.0125 prints "1.25%"
+};
+
+struct named_token {
+  std::string_view name;  // as written between the braces
+  std::size_t slot;       // index of the value it prints in the span given to render()
+  human_style style;
+};
+
+// The tokens a template may use. Define one as `inline constexpr` over constexpr arrays so that
+// checked_template can take it as a template argument.
+struct token_set {
+  std::span<const value_kind> slots;        // the kind of each value render() receives
+  std::span<const named_token> named;       // {name} tokens
+  std::span<const std::size_t> positional;  // {i} prints slot positional[i], as a plain value
+};
+
+// What is wrong with a template; the position says where.
+enum class template_errc : std::uint8_t {
+  ok,
+  unclosed_field,         // '{' with no '}' after it
+  unmatched_close,        // '}' that closes no field and is not "}}"
+  empty_field,            // "{}" or "{:...}": no token named
+  brace_in_field,         // '{' inside a field (nested fields, dynamic widths)
+  unknown_token,          // a name that is not in the token set
+  index_out_of_range,     // {7} when there are fewer positional tokens
+  bad_fill,               // a fill character that is not printable ASCII
+  sign_not_allowed,       // '+', '-' or ' ' on a text token
+  alternate_not_allowed,  // '#' on a text token
+  zero_not_allowed,       // '0' padding on a text token
+  precision_not_allowed,  // ".N" on an integer token
+  missing_precision,      // '.' not followed by digits
+  width_too_large,        // width above format_limits::max_width
+  precision_too_large,    // precision above format_limits::max_precision
+  bad_type,               // a presentation type unknown or unsuited to the token's kind
+  trailing_characters,    // characters after the presentation type
+};
+
+struct template_problem {
+  template_errc code = template_errc::ok;
+  std::size_t position = 0;  // byte offset into the template
+};
+
+// Bounds on specs.
+struct format_limits {
+  // Wider than any terminal line, yet small enough that no template can make a line of megabytes
+  // or bring width arithmetic near overflow.
+  static constexpr unsigned max_width = 255;
+  // 17 significant digits already round-trip a double, and 64 decimals show one in fixed notation
+  // down to 1e-47; more would only lengthen lines.
+  static constexpr unsigned max_precision = 64;
+};
+
+// A bad template: a user's mistake. what() quotes the template, marks the position with a caret
+// line and lists the valid tokens.
+class format_error : public usage_error {
+ public:
+  format_error(const std::string& message, template_errc code, std::size_t position)
+      : usage_error(message), code_(code), position_(position) {}
+  template_errc code() const noexcept { return code_; }
+  std::size_t position() const noexcept { return position_; }
+
+ private:
+  template_errc code_;
+  std::size_t position_;
+};
+
+// The valid tokens, for messages and --help: "{runs} {time} ... {0} {1} {2}".
+std::string describe_tokens(const token_set& tokens);
+
+// The full format_error message for `problem` in `text`.
+std::string describe_problem(std::string_view text, const token_set& tokens,
+                             template_problem problem);
+
+namespace detail {
+template <typename T>
+concept integer_value = std::integral<T> && !std::same_as<T, bool>;
+}  // namespace detail
+
+// One value handed to render(). Holds a view for text: the string must outlive the call.
+class template_value {
+ public:
+  // Undefined: prints "n/a".
+  constexpr template_value() noexcept = default;
+  template <detail::integer_value T>
+  constexpr template_value(T value) noexcept {  // NOLINT: implicit on purpose, values are listed
+    if constexpr (std::is_signed_v<T>) {
+      value_ = static_cast<std::int64_t>(value);
+    } else {
+      value_ = static_cast<std::uint64_t>(value);
+    }
+  }
+  constexpr template_value(double value) noexcept : value_(value) {}
+  constexpr template_value(std::optional<double> value) noexcept {
+    if (value) value_ = *value;
+  }
+  constexpr template_value(std::string_view value) noexcept : value_(value) {}
+  constexpr template_value(const char* value) noexcept : value_(std::string_view(value)) {}
+  template_value(const std::string& value) noexcept : value_(std::string_view(value)) {}
+
+  using storage =
+      std::variant<std::monostate, std::int64_t, std::uint64_t, double, std::string_view>;
+  constexpr const storage& get() const noexcept { return value_; }
+
+ private:
+  storage value_;
+};
+
+// A template parsed once against a token set, rendered many times.
+class format_template {
+ public:
+  // Throws format_error when `text` is not a valid template for `tokens`. Keeps what it needs of
+  // `tokens`, which need not outlive it.
+  format_template(std::string_view text, const token_set& tokens);
+
+  // Appends the rendered line to `out`. values[i] is the value of slot i of the token set; a value
+  // whose type does not suit its slot is a bug in the caller and throws std::logic_error (an
+  // integer is accepted for a real slot).
+  void render_to(std::string& out, std::span<const template_value> values) const;
+  std::string render(std::span<const template_value> values) const;
+
+  // The template as given.
+  const std::string& text() const noexcept { return text_; }
+  // Whether any field prints slot `slot`, so callers can skip computing values nobody prints.
+  bool uses(std::size_t slot) const noexcept;
+
+ private:
+  struct piece {
+    std::string literal;  // literal text, when slot == no_slot
+    std::size_t slot = no_slot;
+    value_kind kind = value_kind::text;
+    human_style style = human_style::plain;
+    bool human = false;       // a named field without a spec
+    std::string spec_format;  // "{:<spec>}" for fmt
+    // The spec without its sign, for an unsigned value above INT64_MAX where the compiler has no
+    // 128-bit integer: fmt refuses a sign on an unsigned argument.
+    std::string unsigned_spec_format;
+    std::string na_format;  // "{:<fill><align><width>}" for "n/a"; empty: no padding
+  };
+  static constexpr std::size_t no_slot = static_cast<std::size_t>(-1);
+
+  void render_field(std::string& out, const piece& field, const template_value& value) const;
+
+  std::string text_;
+  std::size_t slot_count_ = 0;
+  std::vector<piece> pieces_;
+};
+
+namespace detail {
+
+// A parsed spec: the text between ':' and '}' and the parts "n/a" padding reuses.
+struct field_spec {
+  bool present = false;
+  std::string_view text;  // without the ':'
+  char fill = ' ';
+  char align = '\0';  // '<', '>', '^' or '\0' when not given
+  unsigned width = 0;
+  std::size_t sign_offset = std::string_view::npos;  // where the sign is in `text`, if any
+};
+
+constexpr bool is_digit(char c) noexcept {
+  return c >= '0' && c <= '9';
+}
+constexpr bool is_align(char c) noexcept {
+  return c == '<' || c == '>' || c == '^';
+}
+
+constexpr bool type_suits(char type, value_kind kind) noexcept {
+  constexpr std::string_view integer_types = "dbBoxX";
+  constexpr std::string_view real_types = "aAeEfFgG";
+  switch (kind) {
+    case value_kind::integer:
+      return integer_types.find(type) != std::string_view::npos;
+    case value_kind::real:
+      return real_types.find(type) != std::string_view::npos;
+    case value_kind::text:
+      return type == 's';
+  }
+  return false;
+}
+
+// Reads digits at text[i...] into `value`; false when the number exceeds `limit`.
+constexpr bool read_number(std::string_view text, std::size_t& i, unsigned limit,
+                           unsigned& value) noexcept {
+  value = 0;
+  for (; i < text.size() && is_digit(text[i]); ++i) {
+    value = value * 10 + static_cast<unsigned>(text[i] - '0');
+    if (value > limit) return false;
+  }
+  return true;
+}
+
+// Checks spec = text[begin, end) for a value of `kind`.
+constexpr template_problem parse_spec(std::string_view text, std::size_t begin, std::size_t end,
+                                      value_kind kind, field_spec& spec) noexcept {
+  spec.present = true;
+  spec.text = text.substr(begin, end - begin);
+  std::size_t i = begin;
+  if (end - i >= 2 && is_align(text[i + 1])) {
+    const char fill = text[i];
+    if (fill < ' ' || fill > '~') return {template_errc::bad_fill, i};
+    spec.fill = fill;
+    spec.align = text[i + 1];
+    i += 2;
+  } else if (i < end && is_align(text[i])) {
+    spec.align = text[i];
+    ++i;
+  }
+  if (i < end && (text[i] == '+' || text[i] == '-' || text[i] == ' ')) {
+    if (kind == value_kind::text) return {template_errc::sign_not_allowed, i};
+    spec.sign_offset = i - begin;
+    ++i;
+  }
+  if (i < end && text[i] == '#') {
+    if (kind == value_kind::text) return {template_errc::alternate_not_allowed, i};
+    ++i;
+  }
+  if (i < end && text[i] == '0') {
+    if (kind == value_kind::text) return {template_errc::zero_not_allowed, i};
+    ++i;
+  }
+  const std::size_t width_begin = i;
+  if (!read_number(text.substr(0, end), i, format_limits::max_width, spec.width)) {
+    return {template_errc::width_too_large, width_begin};
+  }
+  if (i < end && text[i] == '.') {
+    if (kind == value_kind::integer) return {template_errc::precision_not_allowed, i};
+    ++i;
+    if (i == end || !is_digit(text[i])) return {template_errc::missing_precision, i};
+    const std::size_t precision_begin = i;
+    unsigned precision = 0;
+    if (!read_number(text.substr(0, end), i, format_limits::max_precision, precision)) {
+      return {template_errc::precision_too_large, precision_begin};
+    }
+  }
+  if (i < end) {
+    if (!type_suits(text[i], kind)) return {template_errc::bad_type, i};
+    ++i;
+  }
+  if (i < end) return {template_errc::trailing_characters, i};
+  return {};
+}
+
+// Parses the field whose '{' is at text[open]; on success `next` is the index after its '}'.
+template <typename Handler>
+constexpr template_problem parse_field(std::string_view text, std::size_t open,
+                                       const token_set& tokens, Handler& handler,
+                                       std::size_t& next) {
+  const std::size_t id_begin = open + 1;
+  std::size_t i = id_begin;
+  while (i < text.size() && text[i] != ':' && text[i] != '}' && text[i] != '{')
+    ++i;
+  if (i == text.size()) return {template_errc::unclosed_field, open};
+  if (text[i] == '{') return {template_errc::brace_in_field, i};
+  const std::string_view id = text.substr(id_begin, i - id_begin);
+  if (id.empty()) return {template_errc::empty_field, open};
+
+  std::size_t slot = 0;
+  const named_token* named = nullptr;
+  bool all_digits = true;
+  for (const char c : id)
+    all_digits = all_digits && is_digit(c);
+  if (all_digits) {
+    // Three digits bound the number before it can overflow; no token set has 1000 positions.
+    std::size_t index = 0;
+    for (const char c : id)
+      index = index * 10 + static_cast<std::size_t>(c - '0');
+    if (id.size() > 3 || index >= tokens.positional.size()) {
+      return {template_errc::index_out_of_range, id_begin};
+    }
+    slot = tokens.positional[index];
+  } else {
+    for (const named_token& token : tokens.named) {
+      if (token.name == id) named = &token;
+    }
+    if (named == nullptr) return {template_errc::unknown_token, id_begin};
+    slot = named->slot;
+  }
+
+  field_spec spec;
+  if (text[i] == ':') {
+    const std::size_t spec_begin = i + 1;
+    std::size_t close = spec_begin;
+    while (close < text.size() && text[close] != '}' && text[close] != '{')
+      ++close;
+    if (close == text.size()) return {template_errc::unclosed_field, open};
+    if (text[close] == '{') return {template_errc::brace_in_field, close};
+    const template_problem problem = parse_spec(text, spec_begin, close, tokens.slots[slot], spec);
+    if (problem.code != template_errc::ok) return problem;
+    i = close;
+  }
+  handler.field(slot, named, spec);
+  next = i + 1;
+  return {};
+}
+
+// Walks `text`, calling handler.literal(string_view) and handler.field(slot, named_token*,
+// field_spec) in order; stops at the first problem. Usable at compile time.
+template <typename Handler>
+constexpr template_problem parse_template(std::string_view text, const token_set& tokens,
+                                          Handler& handler) {
+  std::size_t literal_begin = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c != '{' && c != '}') {
+      ++i;
+      continue;
+    }
+    const bool doubled = i + 1 < text.size() && text[i + 1] == c;
+    if (doubled) {
+      // Keep one brace of the pair as literal text.
+      handler.literal(text.substr(literal_begin, i + 1 - literal_begin));
+      i += 2;
+      literal_begin = i;
+      continue;
+    }
+    if (c == '}') return {template_errc::unmatched_close, i};
+    if (i > literal_begin) handler.literal(text.substr(literal_begin, i - literal_begin));
+    std::size_t next = 0;
+    const template_problem problem = parse_field(text, i, tokens, handler, next);
+    if (problem.code != template_errc::ok) return problem;
+    i = next;
+    literal_begin = i;
+  }
+  if (i > literal_begin) handler.literal(text.substr(literal_begin, i - literal_begin));
+  return {};
+}
+
+struct ignore_pieces {
+  constexpr void literal(std::string_view) const noexcept {}
+  constexpr void field(std::size_t, const named_token*, const field_spec&) const noexcept {}
+};
+
+constexpr template_problem check_template(std::string_view text, const token_set& tokens) {
+  ignore_pieces ignore;
+  return parse_template(text, tokens, ignore);
+}
+
+// Deliberately not constexpr: reaching one while checking a template at compile time stops the
+// compiler, and its diagnostic names the function, which says what is wrong.
+namespace compile_time_diagnostics {
+inline void template_has_an_unclosed_brace() {}
+inline void template_has_an_unmatched_closing_brace() {}
+inline void template_has_an_empty_field() {}
+inline void template_has_a_brace_inside_a_field() {}
+inline void template_names_an_unknown_token() {}
+inline void template_positional_index_out_of_range() {}
+inline void template_spec_has_a_bad_fill_character() {}
+inline void template_spec_sign_on_text() {}
+inline void template_spec_alternate_form_on_text() {}
+inline void template_spec_zero_padding_on_text() {}
+inline void template_spec_precision_on_integer() {}
+inline void template_spec_dot_without_precision() {}
+inline void template_spec_width_too_large() {}
+inline void template_spec_precision_too_large() {}
+inline void template_spec_bad_presentation_type() {}
+inline void template_spec_has_trailing_characters() {}
+}  // namespace compile_time_diagnostics
+
+consteval void fail_at_compile_time(template_errc code) {
+  namespace d = compile_time_diagnostics;
+  switch (code) {
+    case template_errc::ok:
+      break;
+    case template_errc::unclosed_field:
+      d::template_has_an_unclosed_brace();
+      break;
+    case template_errc::unmatched_close:
+      d::template_has_an_unmatched_closing_brace();
+      break;
+    case template_errc::empty_field:
+      d::template_has_an_empty_field();
+      break;
+    case template_errc::brace_in_field:
+      d::template_has_a_brace_inside_a_field();
+      break;
+    case template_errc::unknown_token:
+      d::template_names_an_unknown_token();
+      break;
+    case template_errc::index_out_of_range:
+      d::template_positional_index_out_of_range();
+      break;
+    case template_errc::bad_fill:
+      d::template_spec_has_a_bad_fill_character();
+      break;
+    case template_errc::sign_not_allowed:
+      d::template_spec_sign_on_text();
+      break;
+    case template_errc::alternate_not_allowed:
+      d::template_spec_alternate_form_on_text();
+      break;
+    case template_errc::zero_not_allowed:
+      d::template_spec_zero_padding_on_text();
+      break;
+    case template_errc::precision_not_allowed:
+      d::template_spec_precision_on_integer();
+      break;
+    case template_errc::missing_precision:
+      d::template_spec_dot_without_precision();
+      break;
+    case template_errc::width_too_large:
+      d::template_spec_width_too_large();
+      break;
+    case template_errc::precision_too_large:
+      d::template_spec_precision_too_large();
+      break;
+    case template_errc::bad_type:
+      d::template_spec_bad_presentation_type();
+      break;
+    case template_errc::trailing_characters:
+      d::template_spec_has_trailing_characters();
+      break;
+  }
+}
+
+}  // namespace detail
+
+// A template text that is only known at run time; checked when used. Like fmt::runtime().
+struct runtime_template {
+  std::string_view text;
+};
+constexpr runtime_template runtime_format(std::string_view text) noexcept {
+  return {text};
+}
+
+// A template for the token set `Tokens`, checked at compile time when built from a constant
+// string (a literal), or at run time, by parse(), when built from runtime_format(text).
+template <const token_set& Tokens>
+class checked_template {
+ public:
+  template <typename S>
+  requires std::convertible_to<const S&, std::string_view>
+  consteval checked_template(const S& text)  // NOLINT: implicit, as fmt's format_string
+      : text_(text) {
+    const template_problem problem = detail::check_template(text_, Tokens);
+    if (problem.code != template_errc::ok) detail::fail_at_compile_time(problem.code);
+  }
+  constexpr checked_template(runtime_template text) noexcept : text_(text.text) {}
+
+  constexpr std::string_view text() const noexcept { return text_; }
+  // Throws format_error for a bad runtime_format text; a literal was checked already.
+  format_template parse() const { return format_template(text_, Tokens); }
+
+ private:
+  std::string_view text_;
+};
+
+}  // namespace harness
