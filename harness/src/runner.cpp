@@ -272,6 +272,10 @@ std::uint64_t calibrate_batch(const workload_instance& workload, const clock_sou
   return batch;
 }
 
+// A cold first call is often 2-4x slower than a warm one; a workload whose first call is within
+// this factor of the goal may be short once warm, so it is calibrated (three calls suffice).
+constexpr std::uint64_t kColdCallSlowdown = 4;
+
 phase_result single_sample(phase_kind kind, std::uint64_t raw, std::uint64_t overhead) {
   phase_result phase;
   phase.kind = kind;
@@ -345,7 +349,8 @@ workload_result run_workload(const workload_instance& workload, const run_option
                                                                static_cast<double>(facts.step));
     if (options.batch) {
       result.batch = *options.batch;
-    } else if (first_raw - std::min(first_raw, cold_overhead) < result.min_sample_ticks) {
+    } else if (first_raw - std::min(first_raw, cold_overhead) <
+               kColdCallSlowdown * result.min_sample_ticks) {
       result.batch = calibrate_batch(workload, clock, cold_overhead, result.min_sample_ticks);
       result.batch_calibrated = true;
     }

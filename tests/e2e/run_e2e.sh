@@ -110,5 +110,60 @@ else
   echo "SKIP: non-root run (needs root and setpriv to drop privileges)"
 fi
 
+# SIGINT and SIGTERM mid-run: the results so far are printed, affinity and priority restored, and
+# the exit code says which signal ended the run.
+interrupt() {
+  local sig=$1 code=$2
+  "$harness" -w xor_loop/2000000 -n 100000 --warmup 0 --no-baseline >"$work/out" 2>"$work/err" &
+  local pid=$!
+  # Wait until sampling has begun (the report is printed only at the end, so poll the process's
+  # affinity: it is pinned to one CPU once the prepared phase starts).
+  for _ in $(seq 100); do
+    grep -qE '^Cpus_allowed_list:\s+[0-9]+$' "/proc/$pid/status" 2>/dev/null && break
+    sleep 0.1
+  done
+  sleep 0.3
+  kill "-$sig" "$pid"
+  wait "$pid"
+  local got=$?
+  if [ "$got" -eq "$code" ]; then pass; else fail "SIG$sig: exit code $got, expected $code"; fi
+  contains out "INTERRUPTED: results so far" "SIG$sig"
+  contains out "sampling ended: interrupted" "SIG$sig"
+  contains out "restore: allow CPUs" "SIG$sig"
+  lacks out "REFUSED" "SIG$sig"
+}
+if [ "$(nproc)" -gt 1 ]; then
+  interrupt INT 130
+  interrupt TERM 143
+else
+  echo "SKIP: signal tests need two CPUs to see the pinning begin"
+fi
+
+# harness clocks --json: every source with every field, a default with its reason.
+if python3 "$(dirname "$0")/clocks_check.py" "$harness" >"$work/out" 2>&1; then pass; else
+  fail "clocks: clocks_check.py"
+  sed 's/^/    | /' "$work/out" | head -20
+fi
+
+# doctor on a fake /proc and /sys tree: every check present, JSON that parses.
+data=$(cd "$(dirname "$0")/../data/doctor" && pwd)
+if expect 0 doctor-json -- doctor --root "$data/tuned" --json; then
+  if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = {c["id"] for c in d["checks"]}
+need = {"load", "steal", "governor", "turbo", "smt", "isolation", "irqs", "hypervisor", "tsc",
+        "aslr", "perf_event_paranoid", "priority", "harness_build", "benchmark_build"}
+missing = need - ids
+assert not missing, missing
+for c in d["checks"]:
+    assert c["status"] in ("ok", "warn", "unknown"), c
+' "$work/out"; then pass; else fail "doctor-json: checks missing or malformed"; fi
+fi
+if expect 0 doctor-text -- doctor --root "$data/empty"; then
+  contains out "unknown" doctor-text
+fi
+bad doctor-cpu "not an online CPU" doctor --cpu 64 --root "$data/tuned"
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
