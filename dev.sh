@@ -18,6 +18,7 @@ packages=(
   libgtest-dev libgmock-dev          # unit tests
   python3                            # end-to-end checks of JSON output
   util-linux                         # setpriv: the end-to-end test runs once as an unprivileged user
+  libbenchmark-tools python3-scipy   # reports e2e: Google Benchmark's compare.py reads harness JSON
   clang-14 libclang-rt-14-dev        # libFuzzer and sanitizers for the format-template fuzz test
 )
 
@@ -64,6 +65,8 @@ case "$cmd" in
     fi
     cmake --build "$fuzz" -j "$(nproc)" --target format_template_fuzz
     ctest --test-dir "$fuzz" -L fuzz --output-on-failure
+    # The same suite for Windows: cross-built with mingw-w64, run under Wine (installs both).
+    bash "$root/scripts/windows-test.sh" "$build-win"
     ;;
   *)
     echo "usage: ./dev.sh run [harness options] | ./dev.sh test" >&2

@@ -137,7 +137,7 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
              "slow sources, as shown),\nmeasured resolution = smallest non-zero interval around "
              "0..{} loop iterations, step = smallest change between back-to-back reads.\n\n",
              settings.max_pairs, settings.resolution_max_inner);
-  const auto line = "{:<25} {:>9} {:>8} {:>10} {:>13} {:>20} {:<11} {:>4} {:>16} {:>12}\n";
+  const auto line = "{:<31} {:>9} {:>8} {:>10} {:>13} {:>20} {:<11} {:>4} {:>16} {:>12}\n";
   fmt::print(out, fmt::runtime(line), "source", "ns/call", "% min", "declared", "measured res",
              "smallest step", "kind", "mono", "ticks/s", "pairs");
   std::vector<const clock_survey_row*> unavailable;
@@ -162,7 +162,7 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
   if (!unavailable.empty()) {
     fmt::print(out, "\nUnavailable here:\n");
     for (const auto* row : unavailable) {
-      fmt::print(out, "  {:<24} {}\n", row->source->name(), row->source->unavailable_reason());
+      fmt::print(out, "  {:<31} {}\n", row->source->name(), row->source->unavailable_reason());
     }
   }
   if (const auto c = tsc_calibration()) {

@@ -38,7 +38,7 @@ std::vector<std::string_view> split_lines(std::string_view text) {
 }  // namespace
 
 std::string system_probe::path(std::string_view relative) const {
-  return (root_ / std::filesystem::path(relative)).lexically_normal().string();
+  return (root_ / std::filesystem::path(relative)).lexically_normal().generic_string();
 }
 
 std::optional<std::string> system_probe::read(std::string_view relative) const {
