@@ -1,24 +1,34 @@
-// The console report.
+// The console report: the run's settings, each workload's phases with their statistics and
+// verdicts, a picture of the samples, and a summary table fitted to the terminal.
+//
+// Caveats: colour and the terminal's width come from a console_style the caller detected; with
+// the default style (no colour, no width limit, Unicode) the output is the same on every machine
+// for the same results, which the golden tests rely on.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 
 #include "harness/duration.hpp"
 #include "harness/report.hpp"
+#include "report_summary.hpp"
 
 namespace harness {
 namespace {
 
+using report_detail::ticks_text;
+
+// Pictures of the samples: how many columns at most, and the fewest worth drawing (below that a
+// narrow terminal gets no picture rather than an unreadable one).
+constexpr std::size_t kPictureColumns = 40;
+constexpr std::size_t kPictureMinColumns = 12;
+// Room a picture line needs beside its strip: indent, phase name, frame, "N above" note.
+constexpr std::size_t kPictureMargin = 30;
+
 double to_ms(double ticks, const clock_source& clock) {
   return ticks / clock.ticks_per_second() * 1e3;
-}
-
-// Ticks per call: whole ticks for single calls, one decimal when batched (a fraction of a tick per
-// call is measured: the sample's ticks divided by the batch).
-std::string ticks_text(double v, std::uint64_t batch) {
-  return batch > 1 ? fmt::format("{:.2f}", v) : fmt::format("{:.0f}", v);
 }
 
 std::string opt_ticks(const std::optional<double>& v, std::uint64_t batch) {
@@ -29,37 +39,54 @@ std::string percent_text(const std::optional<double>& p) {
   return p ? fmt::format("{:.3f}%", *p) : std::string("n/a");
 }
 
-std::string spread_text(double percent) {
-  return percent == 0 ? std::string("0 ticks") : fmt::format("{:.3f}% of min", percent);
+// Columns a string takes on a terminal: one per UTF-8 code point (the report prints no wide
+// characters).
+std::size_t display_width(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
 }
 
-stats::disturbance_counts counts_of(const phase_result& phase, const clock_facts& clock) {
-  stats::disturbance_counts c;
-  c.n_clean = phase.values.size() - phase.disturbed_count();
-  c.n_host_slowdown = phase.host_slowdown_count();
-  c.n_context_switch = phase.context_switch_count();
-  c.clock_step = clock.step_measured
-                     ? static_cast<double>(clock.step) / static_cast<double>(phase.batch)
-                     : 0.0;
-  return c;
+std::string pad(std::string_view text, std::size_t width, report_detail::align a) {
+  const std::size_t w = display_width(text);
+  const std::string fill(width > w ? width - w : 0, ' ');
+  return a == report_detail::align::left ? std::string(text) + fill : fill + std::string(text);
+}
+
+std::string colored(std::string_view text, const char* ansi, const console_style& style) {
+  if (!style.color) return std::string(text);
+  return fmt::format("\x1b[{}m{}\x1b[0m", ansi, text);
+}
+
+const char* verdict_color(stats::stability level) {
+  switch (level) {
+    case stats::stability::stable:
+      return "32";  // green
+    case stats::stability::noisy:
+      return "33";  // yellow
+    case stats::stability::unstable:
+      return "31";  // red
+  }
+  return "0";
 }
 
 void print_steps(std::ostream& out, std::string_view prefix,
-                 const std::vector<platform::step_result>& steps) {
+                 const std::vector<platform::step_result>& steps, const console_style& style) {
   for (const auto& s : steps) {
     if (s.applied) {
       fmt::print(out, "{}{}: applied\n", prefix, s.action);
     } else {
-      fmt::print(out, "{}{}: REFUSED: {}\n", prefix, s.action, s.reason);
+      fmt::print(out, "{}{}: {}: {}\n", prefix, s.action, colored("REFUSED", "33", style),
+                 s.reason);
     }
   }
 }
 
-void print_preparation(std::ostream& out, const workload_result& r) {
+void print_preparation(std::ostream& out, const workload_result& r, const console_style& style) {
   const preparation_report& p = r.preparation;
   fmt::print(out, "  preparation:\n");
   if (p.steps.empty()) fmt::print(out, "    nothing to apply (--no-pin and --priority normal)\n");
-  print_steps(out, "    ", p.steps);
+  print_steps(out, "    ", p.steps, style);
   fmt::print(out, "    read back: CPUs {} (were {}); {} (was {})\n",
              p.affinity_applied.empty() ? std::string("unreadable")
                                         : platform::format_cpu_list(p.affinity_applied),
@@ -73,7 +100,7 @@ void print_preparation(std::ostream& out, const workload_result& r) {
   }
 }
 
-void print_phase_header(std::ostream& out, const phase_result& p, const clock_facts& clock) {
+void print_phase_header(std::ostream& out, const phase_result& p) {
   fmt::print(out, "  {}: {} samples{}; timer overhead {} ticks subtracted; ", to_string(p.kind),
              p.values.size(),
              p.kind == phase_kind::baseline
@@ -88,7 +115,6 @@ void print_phase_header(std::ostream& out, const phase_result& p, const clock_fa
   if (p.stopped_by != stop_reason::count) {
     fmt::print(out, "    sampling ended: {}\n", to_string(p.stopped_by));
   }
-  (void)clock;
 }
 
 void print_estimates(std::ostream& out, std::string_view label, const stats::phase_statistics& s,
@@ -124,7 +150,7 @@ void print_estimates(std::ostream& out, std::string_view label, const stats::pha
 }
 
 void print_analysis(std::ostream& out, const phase_result& p, const phase_analysis& a,
-                    const clock_facts& clock, double slowdown_factor) {
+                    const clock_facts& clock, double slowdown_factor, const console_style& style) {
   print_estimates(out, "all samples", a.all, p.batch, *clock.clock);
   const std::size_t disturbed = p.disturbed_count();
   fmt::print(out,
@@ -139,44 +165,147 @@ void print_analysis(std::ostream& out, const phase_result& p, const phase_analys
   }
   if (a.clean) print_estimates(out, "clean samples", *a.clean, p.batch, *clock.clock);
   fmt::print(out, "    verdict: {}: {}\n      recommendation: {}\n",
-             stats::to_string(a.verdict.level), a.verdict.reason, a.verdict.recommendation);
+             colored(stats::to_string(a.verdict.level), verdict_color(a.verdict.level), style),
+             a.verdict.reason, a.verdict.recommendation);
 }
 
-void print_summary_row(std::ostream& out, std::string_view workload, const phase_result& p,
-                       const phase_analysis& a, const clock_source& clock) {
-  const auto& s = a.all;
-  fmt::print(out, "  {:<24} {:<10} {:>8} {:>14} {:>14} {:>14} {:>12} {:>10} {:>12.6f} {:>9} {}\n",
-             workload, to_string(p.kind), s.n, opt_ticks(s.min, p.batch),
-             opt_ticks(s.median, p.batch), opt_ticks(s.max, p.batch), opt_ticks(s.spread, p.batch),
-             percent_text(s.spread_percent), s.min ? to_ms(*s.min, clock) : 0.0,
-             p.disturbed_count(),
-             p.kind == phase_kind::first ? std::string("-")
-                                         : std::string(stats::to_string(a.verdict.level)));
+// One strip per sampled phase, all on the scale [lowest minimum, highest 95th percentile]: the
+// 95th percentile rather than the maximum, so one stall does not squeeze every other sample into
+// the first column; the samples beyond it are counted instead.
+void print_pictures(std::ostream& out, const report_detail::workload_summary& w,
+                    const console_style& style) {
+  std::vector<std::size_t> shown;
+  for (std::size_t i = 0; i < w.rows.size(); ++i) {
+    if (w.rows[i].phase->kind != phase_kind::first && !w.rows[i].phase->values.empty()) {
+      shown.push_back(i);
+    }
+  }
+  if (shown.empty()) return;
+  std::size_t columns = kPictureColumns;
+  if (style.width > 0) {
+    if (style.width < kPictureMargin + kPictureMinColumns) return;
+    columns = std::min(columns, style.width - kPictureMargin);
+  }
+  double lo = *w.analyses[shown[0]].all.min;
+  double hi = *w.analyses[shown[0]].all.p95;
+  double top = *w.analyses[shown[0]].all.max;
+  for (const std::size_t i : shown) {
+    lo = std::min(lo, *w.analyses[i].all.min);
+    hi = std::max(hi, *w.analyses[i].all.p95);
+    top = std::max(top, *w.analyses[i].all.max);
+  }
+  if (hi <= lo) hi = top;
+  const std::uint64_t batch = w.rows[shown[0]].phase->batch;
+  // Eight heights of block; a column with no sample stays blank.
+  static constexpr std::array<std::string_view, 9> kBlocks{" ", "▁", "▂", "▃", "▄",
+                                                           "▅", "▆", "▇", "█"};
+  static constexpr std::array<std::string_view, 9> kAscii{" ", ".", ":", "-", "=",
+                                                          "+", "*", "#", "@"};
+  const auto& ramp = style.unicode ? kBlocks : kAscii;
+  const std::string_view frame = style.unicode ? "│" : "|";
+  fmt::print(out,
+             "  samples at a glance (ticks per call, one scale for the phases: {} to {}; a "
+             "column's height is the share of the phase's samples in its range):\n",
+             ticks_text(lo, batch), ticks_text(hi, batch));
+  for (const std::size_t i : shown) {
+    const phase_result& p = *w.rows[i].phase;
+    std::vector<std::size_t> counts(columns, 0);
+    std::size_t above = 0;
+    for (const double v : p.values) {
+      if (v > hi) {
+        ++above;
+        continue;
+      }
+      const double position = hi > lo ? (v - lo) / (hi - lo) : 0.0;
+      const auto c =
+          std::min(columns - 1, static_cast<std::size_t>(position * static_cast<double>(columns)));
+      ++counts[c];
+    }
+    const std::size_t most = *std::max_element(counts.begin(), counts.end());
+    std::string strip;
+    for (const std::size_t n : counts) {
+      const std::size_t level =
+          n == 0 ? 0
+                 : static_cast<std::size_t>(
+                       std::ceil(8.0 * static_cast<double>(n) / static_cast<double>(most)));
+      strip += ramp[std::clamp<std::size_t>(level, n == 0 ? 0 : 1, 8)];
+    }
+    fmt::print(out, "    {:<9}{}{}{}{}\n", to_string(p.kind), frame, strip, frame,
+               above > 0 ? fmt::format(" {} above", above) : std::string());
+  }
+}
+
+void print_summary(std::ostream& out, const std::vector<report_detail::workload_summary>& all,
+                   const console_style& style, const clock_source& clock) {
+  const auto& columns = report_detail::summary_columns();
+  std::vector<std::size_t> widths(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    widths[c] = display_width(columns[c].header);
+    for (const auto& w : all) {
+      for (const auto& row : w.rows)
+        widths[c] = std::max(widths[c], display_width(row.cells[c]));
+    }
+  }
+  std::vector<bool> shown(columns.size(), true);
+  auto total = [&] {
+    std::size_t sum = 2;
+    std::size_t n = 0;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (shown[c]) sum += widths[c] + (n++ > 0 ? 2 : 0);
+    }
+    return sum;
+  };
+  std::vector<std::string> dropped;
+  while (style.width > 0 && total() > style.width) {
+    std::size_t victim = columns.size();
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (shown[c] && columns[c].importance > 0 &&
+          (victim == columns.size() || columns[c].importance >= columns[victim].importance)) {
+        victim = c;
+      }
+    }
+    if (victim == columns.size()) break;
+    shown[victim] = false;
+    dropped.push_back(columns[victim].header);
+  }
+  auto line = [&](const std::vector<std::string>& cells, const report_detail::summary_row* row) {
+    std::string text = " ";
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (!shown[c]) continue;
+      std::string cell = pad(cells[c], widths[c], columns[c].alignment);
+      if (row != nullptr && c == report_detail::col::verdict && row->has_verdict) {
+        cell = colored(cell, verdict_color(row->level), style);
+      }
+      text += " " + cell + " ";
+    }
+    while (!text.empty() && text.back() == ' ')
+      text.pop_back();
+    // One space between columns came from each side: two in all, none after the last.
+    fmt::print(out, "{}\n", text);
+  };
+
+  fmt::print(out,
+             "\nsummary (ticks of {} per call; spread = max - min, % of min; disturbed = samples "
+             "during host slow-downs or context switches)\n",
+             clock.name());
+  if (!dropped.empty()) {
+    fmt::print(out, "  (terminal of {} columns: not shown: {})\n", style.width,
+               fmt::join(dropped, ", "));
+  }
+  std::vector<std::string> headers;
+  for (const auto& c : columns)
+    headers.emplace_back(c.header);
+  line(headers, nullptr);
+  for (const auto& w : all) {
+    for (const auto& row : w.rows)
+      line(row.cells, &row);
+  }
+  for (const auto& w : all) {
+    if (!w.spread_sentence.empty()) fmt::print(out, "  {}\n", w.spread_sentence);
+  }
 }
 
 }  // namespace
-
-phase_analysis analyze(const phase_result& phase, const clock_facts& clock) {
-  phase_analysis a;
-  a.all = stats::summarize(phase.values);
-  const std::size_t disturbed = phase.disturbed_count();
-  if (disturbed > 0 && disturbed < phase.values.size()) {
-    a.clean =
-        stats::summarize(phase.values, [&phase](std::size_t i) { return !phase.disturbed(i); });
-  }
-  a.verdict = stats::judge(a.all, counts_of(phase, clock));
-  return a;
-}
-
-std::optional<spread_change> compare_spread(const stats::phase_statistics& baseline,
-                                            const stats::phase_statistics& prepared) {
-  if (!baseline.spread_percent || !prepared.spread_percent) return std::nullopt;
-  spread_change c{*baseline.spread_percent, *prepared.spread_percent, std::nullopt};
-  if (c.prepared_percent > 0 && c.baseline_percent > 0) {
-    c.factor = c.baseline_percent / c.prepared_percent;
-  }
-  return c;
-}
 
 void print_samples(std::ostream& out, const phase_result& phase, const clock_source& clock) {
   if (phase.values.empty()) return;
@@ -198,7 +327,7 @@ void print_samples(std::ostream& out, const phase_result& phase, const clock_sou
   }
 }
 
-void print_console_report(std::ostream& out, const run_report& report) {
+void print_console_report(std::ostream& out, const run_report& report, const console_style& style) {
   const clock_source& clock = *report.clock.clock;
   fmt::print(out, "clock: {} ({}), {:.0f} ticks/s, 1 tick = {:.4g} ns, ", clock.name(),
              clock.description(), clock.ticks_per_second(), 1e9 / clock.ticks_per_second());
@@ -222,73 +351,41 @@ void print_console_report(std::ostream& out, const run_report& report) {
   for (const auto& line : report.environment)
     fmt::print(out, "{}\n", line);
 
-  std::vector<std::vector<std::pair<const phase_result*, phase_analysis>>> analyses;
-  for (const workload_result& r : report.results) {
-    auto& list = analyses.emplace_back();
+  const auto summaries = report_detail::summarize_report(report, style.unicode);
+  for (const auto& w : summaries) {
+    const workload_result& r = *w.result;
     fmt::print(out, "\n{}\n", r.name);
-    if (r.first) {
-      const phase_result& f = *r.first;
-      fmt::print(out, "  first call (cold, alone): {} ticks  {:.6f} ms  (raw {}, overhead {})\n",
-                 ticks_text(f.values[0], 1), to_ms(f.values[0], clock), f.raw(0), f.overhead);
-      list.emplace_back(&f, phase_analysis{stats::summarize(f.values), std::nullopt, {}});
-    }
     if (r.batch > 1) {
       fmt::print(out, "  batch: {} calls per sample ({}; samples aim at {} ticks or more)\n",
                  r.batch, r.batch_calibrated ? "calibrated before the baseline" : "--batch",
                  r.min_sample_ticks);
     }
-    if (r.baseline) {
-      print_phase_header(out, *r.baseline, report.clock);
-      if (report.show_samples) print_samples(out, *r.baseline, clock);
-      list.emplace_back(&*r.baseline, analyze(*r.baseline, report.clock));
-      print_analysis(out, *r.baseline, list.back().second, report.clock,
-                     o.tuning.host_slowdown_factor);
+    bool preparation_shown = false;
+    for (std::size_t i = 0; i < w.rows.size(); ++i) {
+      const phase_result& p = *w.rows[i].phase;
+      if (p.kind == phase_kind::first) {
+        fmt::print(out, "  first call (cold, alone): {} ticks  {:.6f} ms  (raw {}, overhead {})\n",
+                   ticks_text(p.values[0], 1), to_ms(p.values[0], clock), p.raw(0), p.overhead);
+        continue;
+      }
+      if (p.kind == phase_kind::prepared) {
+        print_preparation(out, r, style);
+        preparation_shown = true;
+      }
+      print_phase_header(out, p);
+      if (report.show_samples) print_samples(out, p, clock);
+      print_analysis(out, p, w.analyses[i], report.clock, o.tuning.host_slowdown_factor, style);
     }
-    if (!r.preparation.steps.empty() || r.prepared) print_preparation(out, r);
-    if (r.prepared) {
-      print_phase_header(out, *r.prepared, report.clock);
-      if (report.show_samples) print_samples(out, *r.prepared, clock);
-      list.emplace_back(&*r.prepared, analyze(*r.prepared, report.clock));
-      print_analysis(out, *r.prepared, list.back().second, report.clock,
-                     o.tuning.host_slowdown_factor);
+    if (!preparation_shown && !r.preparation.steps.empty()) print_preparation(out, r, style);
+    print_pictures(out, w, style);
+    print_steps(out, "  restore: ", r.preparation.restore_steps, style);
+    if (r.failed()) {
+      fmt::print(out, "  {}: the workload threw: {}\n", colored("FAILED", "31", style), r.error);
     }
-    print_steps(out, "  restore: ", r.preparation.restore_steps);
-    if (r.failed()) fmt::print(out, "  FAILED: the workload threw: {}\n", r.error);
-    if (r.interrupted) fmt::print(out, "  INTERRUPTED: results so far\n");
+    if (r.interrupted)
+      fmt::print(out, "  {}: results so far\n", colored("INTERRUPTED", "33", style));
   }
-
-  fmt::print(out,
-             "\nsummary (ticks of {} per call; spread = max - min, % of min; disturbed = samples "
-             "during host slow-downs or context switches)\n",
-             clock.name());
-  fmt::print(out, "  {:<24} {:<10} {:>8} {:>14} {:>14} {:>14} {:>12} {:>10} {:>12} {:>9} {}\n",
-             "workload", "phase", "samples", "min", "median", "max", "spread", "spread %", "min ms",
-             "disturbed", "verdict");
-  for (std::size_t w = 0; w < report.results.size(); ++w) {
-    const workload_result& r = report.results[w];
-    const phase_analysis* base = nullptr;
-    const phase_analysis* prep = nullptr;
-    for (const auto& [phase, analysis] : analyses[w]) {
-      print_summary_row(out, r.name, *phase, analysis, clock);
-      if (phase->kind == phase_kind::baseline) base = &analysis;
-      if (phase->kind == phase_kind::prepared) prep = &analysis;
-    }
-    if (base == nullptr || prep == nullptr) continue;
-    const auto change = compare_spread(base->all, prep->all);
-    if (!change) {
-      fmt::print(out, "  {}: spread change undefined (a minimum at or below 0 ticks)\n", r.name);
-    } else if (change->factor) {
-      fmt::print(out,
-                 "  {}: preparation changed the spread from {:.3f}% to {:.3f}% of min ({:.3g}x "
-                 "{})\n",
-                 r.name, change->baseline_percent, change->prepared_percent,
-                 *change->factor >= 1 ? *change->factor : 1 / *change->factor,
-                 *change->factor >= 1 ? "narrower" : "wider");
-    } else {
-      fmt::print(out, "  {}: preparation changed the spread from {} to {}\n", r.name,
-                 spread_text(change->baseline_percent), spread_text(change->prepared_percent));
-    }
-  }
+  print_summary(out, summaries, style, clock);
 }
 
 }  // namespace harness

@@ -94,6 +94,26 @@ bad duration-no-unit "the unit is missing" --warmup 100
 bad arg-on-plain "'empty' takes no argument" -w empty/5
 bad arg-malformed "invalid argument 'lots'" -w xor_loop/lots
 bad priority "expected normal, high or realtime" --priority turbo
+bad clock-unknown "CLOCK_MONOTONIC" --clock no_such_clock
+bad samples-word "a positive integer or auto" -n lots
+bad target "expected a percentage of the minimum" -n auto --target 0%
+bad batch "expected a positive number of calls per sample" --batch 0
+
+# --clock chooses the sampling clock; the report names it and its rate.
+if expect 0 clock-choice -- --clock CLOCK_MONOTONIC -w empty -n 3 --warmup 0; then
+  contains out "clock: CLOCK_MONOTONIC" clock-choice
+  contains out "1000000000 ticks/s" clock-choice
+fi
+# The default run samples with a TSC source where the TSC is invariant, and says why.
+if grep -qw constant_tsc /proc/cpuinfo && grep -qw nonstop_tsc /proc/cpuinfo; then
+  expect 0 default-clock -- -w empty -n 3 --warmup 0 && contains out "why this clock:" default-clock
+  contains out "rdtsc" default-clock
+fi
+
+# --samples auto ends by the target or by --max-time, and says which.
+if expect 0 auto -- -w empty -n auto --max-time 200ms --warmup 0 --no-baseline; then
+  contains out "sampling ended:" auto
+fi
 
 # As a user without privileges: pinning works, the priority raise is refused and reported, the
 # run goes on. Needs root to drop to nobody; skipped (and said) otherwise.

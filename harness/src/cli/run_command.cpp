@@ -1,4 +1,5 @@
-// `harness run` (also `harness` alone): the experiment for each selected workload.
+// `harness run` (also `harness` alone): the experiment for each selected workload, and its
+// report: on stdout (console, or --format, or one --line per phase) and in the file -o names.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <spdlog/sinks/ostream_sink.h>
@@ -9,8 +10,11 @@
 #include <algorithm>
 #include <charconv>
 #include <csignal>
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 #include "cli.hpp"
 #include "harness/clock.hpp"
@@ -20,8 +24,11 @@
 #include "harness/log.hpp"
 #include "harness/platform.hpp"
 #include "harness/report.hpp"
+#include "harness/report_line.hpp"
 #include "harness/runner.hpp"
 #include "harness/workload.hpp"
+#include "output_file.hpp"
+#include "report_progress.hpp"
 
 namespace harness::cli {
 namespace {
@@ -44,6 +51,10 @@ struct run_flags {
   std::string min_sample_time;
   bool lock_memory = false;
   std::string max_hold = "2s";
+  std::string format;  // empty: console on stdout, or the file's extension with -o
+  std::string output;
+  std::string line;
+  CLI::Option* line_option = nullptr;
 };
 
 // Lists every sample when one workload runs with at most this many; beyond, only with --detail.
@@ -53,6 +64,9 @@ constexpr const char* kExamples = R"(Examples:
   harness                                  xor_loop: first call, 20 unprepared, 20 prepared samples
   harness -w xor_loop/1000000 -n 50        one workload with its argument, 50 samples per phase
   harness -w 'sort*' -n 5 --warmup 50ms    every workload whose name starts with "sort"
+  harness -o result.json                   console report on stdout, Google Benchmark JSON in a file
+  harness --line '{workload} {phase}: min {min}, median {median}'
+                                           one line per workload and phase
   harness --cpu 1 --priority realtime      pin to CPU 1 and use SCHED_FIFO (needs root)
   harness list                             the registered workloads
 )";
@@ -141,18 +155,65 @@ class stop_signals_guard {
   void (*old_term_)(int);
 };
 
-void configure_logging(const std::string& level, std::ostream& err) {
-  // Logs go to the context's error stream; colour only when that is the process's stderr.
+// Logs go to the context's error stream; colour only when that is the process's stderr. In front
+// of them, the progress line, shown only when that stream is a terminal.
+std::shared_ptr<progress_sink> configure_logging(const std::string& level, std::ostream& err) {
   spdlog::sink_ptr sink;
-  if (&err == &std::cerr) {
+  const bool is_stderr = &err == &std::cerr;
+  if (is_stderr) {
     sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
   } else {
     sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err);
   }
-  auto log = std::make_shared<spdlog::logger>("harness", std::move(sink));
-  log->set_pattern("harness: %l: %v");
-  log->set_level(spdlog::level::from_str(level));
+  sink->set_pattern("harness: %l: %v");
+  const auto wanted = spdlog::level::from_str(level);
+  const console_style terminal = is_stderr ? detect_console_style(2) : console_style{};
+  auto progress =
+      std::make_shared<progress_sink>(sink, wanted, err, terminal.terminal, terminal.width);
+  auto log = std::make_shared<spdlog::logger>("harness", progress);
+  // The runner announces each phase at level info: the progress line needs those messages.
+  log->set_level(terminal.terminal ? std::min(wanted, spdlog::level::info) : wanted);
   set_logger(log);
+  return progress;
+}
+
+// Where the report goes, decided before the first sample is taken.
+struct report_plan {
+  std::optional<report_format> stdout_format;  // nullopt with --line
+  std::optional<format_template> line;
+  std::optional<std::filesystem::path> file;
+  report_format file_format = report_format::json;
+};
+
+report_plan plan_report(const run_flags& flags) {
+  report_plan plan;
+  std::optional<report_format> chosen;
+  if (!flags.format.empty()) chosen = parse_report_format(flags.format);
+  if (flags.line_option->count() > 0) {
+    if (flags.line.empty())
+      throw usage_error("--line: the template is empty; give e.g. '{workload} {phase}: {min}'");
+    if (chosen && flags.output.empty()) {
+      throw usage_error(fmt::format(
+          "--line and --format {} both say what stdout gets: give one of them, or add -o FILE "
+          "for the --format report",
+          flags.format));
+    }
+    plan.line = parse_line_template(flags.line);
+  } else {
+    // With a file, stdout keeps the console report and --format applies to the file.
+    plan.stdout_format = flags.output.empty() && chosen ? *chosen : report_format::console;
+  }
+  if (!flags.output.empty()) {
+    plan.file = std::filesystem::path(flags.output);
+    plan.file_format = format_for_file(*plan.file, chosen);
+  }
+  return plan;
+}
+
+std::string render(const run_report& report, report_format format) {
+  std::ostringstream text;
+  write_report(text, report, format);
+  return text.str();
 }
 
 int run(const run_flags& flags, context& ctx) {
@@ -192,7 +253,17 @@ int run(const run_flags& flags, context& ctx) {
   const platform::cpu_list allowed = os->affinity();
   check_cpu(flags, allowed);
   const clock_source& clock = flags.clock.empty() ? default_clock() : resolve_clock(flags.clock);
-  configure_logging(flags.log_level, ctx.err);
+  const report_plan plan = plan_report(flags);
+  if (plan.file) {
+    // A file that cannot be written is found before the run, not after it.
+    try {
+      check_writable(*plan.file);
+    } catch (const output_error& e) {
+      fmt::print(ctx.err, "harness: --output: {}\n", e.what());
+      return exit_failure;
+    }
+  }
+  const auto progress = configure_logging(flags.log_level, ctx.err);
 
   // The doctor reads the machine (about 0.2 s, mostly a load sample) and chooses the CPU.
   doctor::doctor_options checkup;
@@ -206,22 +277,43 @@ int run(const run_flags& flags, context& ctx) {
   report.clock_reason = flags.clock.empty() ? default_clock_reason() : "chosen with --clock";
   report.options = options;
   report.environment = indented_lines(doctor::format_summary(doctor::summarize(health)), "");
+  report.context = collect_run_context(doctor::summarize(health));
   report.show_samples = flags.detail || (selected.size() == 1 && !options.auto_samples &&
                                          options.samples <= kMaxListedSamples);
   {
     // SIGINT and SIGTERM end sampling after the current sample; the guard in run_workload restores
     // affinity and priority, and what was gathered is reported.
     const stop_signals_guard signals;
-    for (const workload_instance& w : selected) {
-      report.results.push_back(run_workload(w, options, report.clock, *os));
+    for (std::size_t i = 0; i < selected.size(); ++i) {
+      progress->set_position(i + 1, selected.size());
+      report.results.push_back(run_workload(selected[i], options, report.clock, *os));
       if (stop_signal() != 0) break;
     }
   }
-  print_console_report(ctx.out, report);
+  progress->clear();
+  if (plan.line) {
+    print_lines(ctx.out, report, *plan.line);
+  } else {
+    const console_style style = &ctx.out == &std::cout ? detect_console_style(1) : console_style{};
+    write_report(ctx.out, report, *plan.stdout_format, style);
+  }
+  ctx.out.flush();
+  bool written = true;
+  if (plan.file) {
+    try {
+      write_file_atomically(*plan.file, render(report, plan.file_format));
+    } catch (const output_error& e) {
+      fmt::print(ctx.err, "harness: --output: {}\n", e.what());
+      written = false;
+    }
+  }
+  // An interruption is what the user asked for and wins; then a report that could not be
+  // written; then a workload that failed.
   if (const int sig = stop_signal(); sig != 0) {
     clear_stop();
     return sig == SIGTERM ? exit_sigterm : exit_sigint;
   }
+  if (!written) return exit_failure;
   const bool any_failed = std::any_of(report.results.begin(), report.results.end(),
                                       [](const workload_result& r) { return r.failed(); });
   return any_failed ? exit_workload_failed : exit_ok;
@@ -269,6 +361,21 @@ void add_run_options(CLI::App& app, run_flags& flags) {
   app.add_flag("--no-baseline", flags.no_baseline, "Skip the unprepared baseline");
   app.add_flag("--detail", flags.detail,
                "List every sample of every phase (always on when one workload runs)");
+  app.add_option("--format", flags.format,
+                 "Report format: console, json (Google Benchmark's schema), csv (one row per "
+                 "sample) or markdown (the summary table). Without -o it is what stdout gets; "
+                 "with -o it is the file's format (default: from the file's extension), and "
+                 "stdout keeps the console report");
+  app.add_option("-o,--output", flags.output,
+                 "Also write the report to FILE, whole or not at all; the format comes from the "
+                 "extension (.json, .csv, .md, .txt) unless --format is given");
+  flags.line_option = app.add_option(
+      "--line", flags.line,
+      "Print one line per workload and phase in this template instead of the console report, "
+      "e.g. '{workload} {phase}: min {min}, median {median}'. Tokens: {workload} {phase} "
+      "{samples} {runs} {ticks} {time} {frequency} {ns_per_run} {per_run} {min} {median} {max} "
+      "{spread} {verdict} {disturbed} {clock} {0} {1} {2}; specs as in fmt ({min:.3e}); {{ and "
+      "}} for braces");
   app.add_option("--log-level", flags.log_level, "Log level on stderr")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();

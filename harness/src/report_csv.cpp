@@ -1,0 +1,49 @@
+// The CSV report: one row per sample of every phase, for spreadsheets and scripts.
+//
+// Columns (docs/output.md): workload, phase, index (0-based, sampling order), ticks (per call,
+// overhead subtracted), ns (ticks converted with the clock's rate), disturbed (0/1), raw_ticks (the
+// whole sample as read), batch (calls in the sample), host_slowdown (0/1), context_switch (0/1, or
+// empty when not counted). Fields are quoted as RFC 4180 asks when they hold a comma, a quote or a
+// line break.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <ostream>
+
+#include "harness/report.hpp"
+
+namespace harness {
+namespace {
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+}  // namespace
+
+void write_csv_report(std::ostream& out, const run_report& report) {
+  const double ns_per_tick = 1e9 / report.clock.clock->ticks_per_second();
+  fmt::print(out,
+             "workload,phase,index,ticks,ns,disturbed,raw_ticks,batch,host_slowdown,"
+             "context_switch\n");
+  for (const workload_result& r : report.results) {
+    const std::string name = csv_field(r.name);
+    for (const phase_result* p : phases_of(r)) {
+      for (std::size_t i = 0; i < p->values.size(); ++i) {
+        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{}\n", name, phase_id(p->kind), i,
+                   p->values[i], p->values[i] * ns_per_tick, p->disturbed(i), p->raw(i), p->batch,
+                   static_cast<bool>(p->host_slowdown[i]),
+                   p->context_switch.empty() ? std::string()
+                                             : std::string(p->context_switch[i] ? "1" : "0"));
+      }
+    }
+  }
+}
+
+}  // namespace harness

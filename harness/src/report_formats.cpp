@@ -1,0 +1,103 @@
+// Choosing a report format: by name (--format) or by a file's extension (-o), and dispatching.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <ostream>
+
+#include "harness/errors.hpp"
+#include "harness/report.hpp"
+
+namespace harness {
+namespace {
+
+constexpr const char* kAcceptedFormats = "console, json, csv or markdown";
+constexpr const char* kAcceptedExtensions = ".json, .csv, .md, .markdown or .txt";
+
+}  // namespace
+
+std::string_view to_string(report_format format) noexcept {
+  switch (format) {
+    case report_format::console:
+      return "console";
+    case report_format::json:
+      return "json";
+    case report_format::csv:
+      return "csv";
+    case report_format::markdown:
+      return "markdown";
+  }
+  return "?";
+}
+
+report_format parse_report_format(std::string_view text) {
+  for (const report_format f :
+       {report_format::console, report_format::json, report_format::csv, report_format::markdown}) {
+    if (text == to_string(f)) return f;
+  }
+  throw usage_error(
+      fmt::format("--format: invalid value '{}': expected {}", text, kAcceptedFormats));
+}
+
+std::optional<report_format> format_for_extension(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext == ".json") return report_format::json;
+  if (ext == ".csv") return report_format::csv;
+  if (ext == ".md" || ext == ".markdown") return report_format::markdown;
+  if (ext == ".txt") return report_format::console;
+  return std::nullopt;
+}
+
+report_format format_for_file(const std::filesystem::path& path,
+                              std::optional<report_format> chosen) {
+  if (chosen) return *chosen;
+  if (const auto f = format_for_extension(path)) return *f;
+  const std::string ext = path.extension().string();
+  throw usage_error(fmt::format(
+      "--output: cannot tell the format of '{}' from its {}: name a file ending in {}, or give "
+      "--format {}",
+      path.string(), ext.empty() ? std::string("missing extension") : "extension '" + ext + "'",
+      kAcceptedExtensions, kAcceptedFormats));
+}
+
+std::string_view phase_id(phase_kind kind) noexcept {
+  switch (kind) {
+    case phase_kind::first:
+      return "first";
+    case phase_kind::baseline:
+      return "baseline";
+    case phase_kind::prepared:
+      return "prepared";
+  }
+  return "?";
+}
+
+std::vector<const phase_result*> phases_of(const workload_result& result) {
+  std::vector<const phase_result*> phases;
+  if (result.first) phases.push_back(&*result.first);
+  if (result.baseline) phases.push_back(&*result.baseline);
+  if (result.prepared) phases.push_back(&*result.prepared);
+  return phases;
+}
+
+void write_report(std::ostream& out, const run_report& report, report_format format,
+                  const console_style& style) {
+  switch (format) {
+    case report_format::console:
+      print_console_report(out, report, style);
+      return;
+    case report_format::json:
+      write_json_report(out, report);
+      return;
+    case report_format::csv:
+      write_csv_report(out, report);
+      return;
+    case report_format::markdown:
+      write_markdown_report(out, report);
+      return;
+  }
+}
+
+}  // namespace harness

@@ -1,0 +1,275 @@
+// The JSON report: Google Benchmark's schema, so its tools (compare.py) read a harness file as
+// they read their own, plus what only the harness knows (docs/output.md, schema version
+// kReportSchemaVersion).
+//
+// How the harness maps onto Google Benchmark's rows:
+// - A prepared sample is one repetition: run_type "iteration", `iterations` = calls in the sample
+//   (the batch), real_time = nanoseconds per call after the timer overhead.
+// - Baseline samples and the first call go under their own names ("NAME/baseline",
+//   "NAME/first"), so compare.py pairs prepared with prepared and baseline with baseline.
+// - Aggregates as Google Benchmark 1.7.1 writes them: "NAME_mean" etc., aggregate_unit "time",
+//   and for cv "percentage" with the value as a fraction. An aggregate the samples cannot define
+//   (stddev of one sample, cv of a minimum at or below 0) is left out, never written as 0.
+// Caveat: the harness measures wall-clock time only; cpu_time repeats real_time so tools that
+// require it work. docs/output.md says so.
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <ostream>
+#include <tuple>
+
+#include "doctor/doctor_json.hpp"
+#include "harness/report.hpp"
+
+namespace harness {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// Rows of one workload share a family; each phase is an instance of it, in this fixed order.
+int instance_index(phase_kind kind) {
+  switch (kind) {
+    case phase_kind::first:
+      return 0;
+    case phase_kind::baseline:
+      return 1;
+    case phase_kind::prepared:
+      return 2;
+  }
+  return 0;
+}
+
+std::string row_name(const workload_result& r, phase_kind kind) {
+  switch (kind) {
+    case phase_kind::prepared:
+      return r.name;
+    case phase_kind::baseline:
+      return r.name + "/baseline";
+    case phase_kind::first:
+      return r.name + "/first";
+  }
+  return r.name;
+}
+
+// Identifiers for scripts; to_string(stop_reason) is a phrase for people.
+const char* stop_id(stop_reason reason) {
+  switch (reason) {
+    case stop_reason::count:
+      return "count";
+    case stop_reason::target:
+      return "target";
+    case stop_reason::max_time:
+      return "max_time";
+    case stop_reason::max_samples:
+      return "max_samples";
+    case stop_reason::interrupted:
+      return "interrupted";
+  }
+  return "?";
+}
+
+json optional_number(const std::optional<double>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json steps_json(const std::vector<platform::step_result>& steps, bool applied) {
+  json list = json::array();
+  for (const auto& s : steps) {
+    if (s.applied != applied) continue;
+    if (applied) {
+      list.push_back(s.action);
+    } else {
+      list.push_back({{"action", s.action}, {"reason", s.reason}, {"error_code", s.error_code}});
+    }
+  }
+  return list;
+}
+
+json context_json(const run_context& c) {
+  json caches = json::array();
+  for (const auto& cache : c.caches) {
+    caches.push_back({{"type", cache.type},
+                      {"level", cache.level},
+                      {"size", cache.size},
+                      {"num_sharing", cache.num_sharing}});
+  }
+  return {{"date", c.date},
+          {"host_name", c.host_name},
+          {"executable", c.executable},
+          {"num_cpus", c.num_cpus},
+          {"mhz_per_cpu", c.mhz_per_cpu},
+          {"cpu_scaling_enabled", c.cpu_scaling_enabled},
+          {"caches", caches},
+          {"load_avg", c.load_avg},
+          {"library_build_type", c.library_build_type}};
+}
+
+json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_factor) {
+  json j = {
+      {"phase", phase_id(p.kind)},
+      {"samples", p.values.size()},
+      {"batch", p.batch},
+      {"overhead_ticks", p.overhead},
+      {"stopped_by", stop_id(p.stopped_by)},
+      {"disturbed", p.disturbed_count()},
+      {"host_slowdown", p.host_slowdown_count()},
+      {"context_switch", p.context_switch.empty() ? json(nullptr) : json(p.context_switch_count())},
+      {"reference_loop",
+       {{"runs", p.reference_runs},
+        {"slow", p.reference_slow},
+        {"best_ticks", p.reference_best},
+        {"worst_ticks", p.reference_worst},
+        {"slowdown_factor", slowdown_factor}}},
+      {"realtime_pauses", p.realtime_pauses},
+      {"min_ticks", optional_number(a.all.min)},
+      {"median_ticks", optional_number(a.all.median)},
+      {"max_ticks", optional_number(a.all.max)},
+      {"spread_percent", optional_number(a.all.spread_percent)}};
+  if (p.kind != phase_kind::first) {
+    j["verdict"] = stats::to_string(a.verdict.level);
+    j["verdict_reason"] = a.verdict.reason;
+  }
+  return j;
+}
+
+json options_json(const run_options& o) {
+  return {{"samples", o.auto_samples ? json("auto") : json(o.samples)},
+          {"target", o.target},
+          {"max_time_ns", o.max_time.count()},
+          {"warmup_ns", o.warmup.count()},
+          {"priority", platform::to_string(o.priority)},
+          {"cpu", o.cpu ? json(*o.cpu) : json(nullptr)},
+          {"baseline", o.baseline},
+          {"lock_memory", o.lock_memory},
+          {"batch", o.batch ? json(*o.batch) : json(nullptr)}};
+}
+
+json workload_json(const workload_result& r, const std::vector<phase_analysis>& analyses,
+                   double slowdown_factor) {
+  const preparation_report& prep = r.preparation;
+  json phases = json::array();
+  const auto list = phases_of(r);
+  for (std::size_t i = 0; i < list.size(); ++i)
+    phases.push_back(phase_json(*list[i], analyses[i], slowdown_factor));
+  return {{"name", r.name},
+          {"batch", r.batch},
+          {"batch_calibrated", r.batch_calibrated},
+          {"min_sample_ticks", r.min_sample_ticks},
+          {"iterations_per_call", r.iterations_per_call},
+          {"warmup",
+           {{"requested_ns", r.warmup.requested.count()},
+            {"elapsed_ns", r.warmup.elapsed.count()},
+            {"calls", r.warmup.calls}}},
+          {"preparation",
+           {{"applied", steps_json(prep.steps, true)},
+            {"refused", steps_json(prep.steps, false)},
+            {"restore_refused", steps_json(prep.restore_steps, false)},
+            {"affinity_before", platform::format_cpu_list(prep.affinity_before)},
+            {"affinity_applied", platform::format_cpu_list(prep.affinity_applied)},
+            {"priority_before", prep.priority_before},
+            {"priority_applied", prep.priority_applied}}},
+          {"phases", phases},
+          {"error", r.failed() ? json(r.error) : json(nullptr)},
+          {"interrupted", r.interrupted}};
+}
+
+// The rows Google Benchmark's tools read, for one phase.
+void add_rows(json& rows, const workload_result& r, std::size_t family, const phase_result& p,
+              const phase_analysis& a, double ns_per_tick) {
+  const std::string name = row_name(r, p.kind);
+  const std::size_t n = p.values.size();
+  auto common = [&](const std::string& row, const char* run_type) {
+    return json{{"name", row},
+                {"family_index", family},
+                {"per_family_instance_index", instance_index(p.kind)},
+                {"run_name", name},
+                {"run_type", run_type},
+                {"repetitions", n}};
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    json row = common(name, "iteration");
+    const double ns = p.values[i] * ns_per_tick;
+    row["repetition_index"] = i;
+    row["threads"] = 1;
+    row["iterations"] = p.batch;
+    row["real_time"] = ns;
+    row["cpu_time"] = ns;
+    row["time_unit"] = "ns";
+    row["phase"] = phase_id(p.kind);
+    row["ticks"] = p.values[i];
+    row["raw_ticks"] = p.raw(i);
+    row["disturbed"] = p.disturbed(i);
+    row["host_slowdown"] = static_cast<bool>(p.host_slowdown[i]);
+    if (!p.context_switch.empty()) row["context_switch"] = static_cast<bool>(p.context_switch[i]);
+    rows.push_back(std::move(row));
+  }
+  // Google Benchmark writes aggregates only over two or more repetitions.
+  if (n < 2) return;
+  const auto& s = a.all;
+  std::optional<double> cv;
+  if (s.cv_percent) cv = *s.cv_percent / 100;
+  const std::array<std::tuple<const char*, std::optional<double>, bool>, 6> aggregates{{
+      {"mean", s.mean, true},
+      {"median", s.median, true},
+      {"stddev", s.stddev, true},
+      {"cv", cv, false},
+      {"min", s.min, true},
+      {"max", s.max, true},
+  }};
+  for (const auto& [aggregate, value, is_time] : aggregates) {
+    if (!value) continue;
+    json row = common(name + "_" + aggregate, "aggregate");
+    row["threads"] = 1;
+    row["aggregate_name"] = aggregate;
+    row["aggregate_unit"] = is_time ? "time" : "percentage";
+    row["iterations"] = n;
+    const double figure = is_time ? *value * ns_per_tick : *value;
+    row["real_time"] = figure;
+    row["cpu_time"] = figure;
+    row["time_unit"] = "ns";
+    row["phase"] = phase_id(p.kind);
+    if (is_time) row["ticks"] = *value;
+    rows.push_back(std::move(row));
+  }
+}
+
+}  // namespace
+
+void write_json_report(std::ostream& out, const run_report& report) {
+  const clock_source& clock = *report.clock.clock;
+  const double ns_per_tick = 1e9 / clock.ticks_per_second();
+  const double slowdown_factor = report.options.tuning.host_slowdown_factor;
+  json rows = json::array();
+  json workloads = json::array();
+  for (std::size_t w = 0; w < report.results.size(); ++w) {
+    const workload_result& r = report.results[w];
+    std::vector<phase_analysis> analyses;
+    for (const phase_result* p : phases_of(r)) {
+      analyses.push_back(p->kind == phase_kind::first
+                             ? phase_analysis{stats::summarize(p->values), std::nullopt, {}}
+                             : analyze(*p, report.clock));
+      add_rows(rows, r, w, *p, analyses.back(), ns_per_tick);
+    }
+    workloads.push_back(workload_json(r, analyses, slowdown_factor));
+  }
+  const run_context& c = report.context;
+  json harness_block = {
+      {"schema_version", kReportSchemaVersion},
+      {"harness_version", c.harness_version},
+      {"clock",
+       {{"name", clock.name()},
+        {"description", clock.description()},
+        {"ticks_per_second", clock.ticks_per_second()},
+        {"step_ticks", report.clock.step_measured ? json(report.clock.step) : json(nullptr)},
+        {"reason", report.clock_reason}}},
+      {"options", options_json(report.options)},
+      {"doctor", c.doctor ? json(doctor::to_json(*c.doctor)) : json(nullptr)},
+      {"workloads", workloads}};
+  const json document = {
+      {"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", rows}};
+  // Replace rather than throw on bytes that are not UTF-8 (a workload's error message may hold
+  // any).
+  out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace harness

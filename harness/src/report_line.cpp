@@ -1,0 +1,56 @@
+// `harness run --line`: the values of each phase for its template.
+#include "harness/report_line.hpp"
+
+#include <ostream>
+
+namespace harness {
+
+format_template parse_line_template(std::string_view text) {
+  return format_template(text, line_tokens);
+}
+
+void print_lines(std::ostream& out, const run_report& report, const format_template& line) {
+  const clock_source& clock = *report.clock.clock;
+  const double tps = clock.ticks_per_second();
+  for (const workload_result& r : report.results) {
+    for (const phase_result* p : phases_of(r)) {
+      const phase_analysis a = p->kind == phase_kind::first
+                                   ? phase_analysis{stats::summarize(p->values), std::nullopt, {}}
+                                   : analyze(*p, report.clock);
+      // Exact in integers: each sample's raw ticks less the overhead it carried.
+      std::int64_t ticks = 0;
+      for (std::size_t i = 0; i < p->values.size(); ++i) {
+        ticks += static_cast<std::int64_t>(p->raw(i)) - static_cast<std::int64_t>(p->overhead);
+      }
+      const std::uint64_t runs = p->values.size() * p->batch;
+      const double seconds = static_cast<double>(ticks) / tps;
+      const bool rated = runs > 0 && ticks > 0;
+      auto in_seconds = [tps](const std::optional<double>& v) -> std::optional<double> {
+        if (!v) return std::nullopt;
+        return *v / tps;
+      };
+      const std::array<template_value, line_slot::count> values{
+          runs,
+          seconds,
+          rated ? std::optional<double>(static_cast<double>(runs) / seconds) : std::nullopt,
+          ticks,
+          rated ? std::optional<double>(seconds / static_cast<double>(runs) * 1e9) : std::nullopt,
+          rated ? std::optional<double>(seconds / static_cast<double>(runs)) : std::nullopt,
+          clock.name(),
+          std::string_view(r.name),
+          phase_id(p->kind),
+          in_seconds(a.all.min),
+          in_seconds(a.all.max),
+          in_seconds(a.all.spread),
+          in_seconds(a.all.median),
+          p->values.size(),
+          p->kind == phase_kind::first ? template_value()
+                                       : template_value(stats::to_string(a.verdict.level)),
+          p->disturbed_count(),
+      };
+      out << line.render(values) << '\n';
+    }
+  }
+}
+
+}  // namespace harness

@@ -1,0 +1,53 @@
+// The progress line: runner's phase messages rewritten in place on a terminal.
+#include "report_progress.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+namespace harness {
+
+progress_sink::progress_sink(spdlog::sink_ptr next, spdlog::level::level_enum pass_level,
+                             std::ostream& terminal, bool enabled, std::size_t width)
+    : next_(std::move(next)),
+      pass_level_(pass_level),
+      terminal_(terminal),
+      enabled_(enabled),
+      width_(width) {}
+
+void progress_sink::set_position(std::size_t index, std::size_t count) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  prefix_ = fmt::format("[{}/{}] ", index, count);
+}
+
+void progress_sink::clear() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  clear_unlocked();
+}
+
+void progress_sink::clear_unlocked() {
+  if (!line_shown_) return;
+  // Carriage return, then erase to the end of the line (ECMA-48 EL).
+  terminal_ << "\r\x1b[K" << std::flush;
+  line_shown_ = false;
+}
+
+void progress_sink::sink_it_(const spdlog::details::log_msg& msg) {
+  if (msg.level >= pass_level_) {
+    clear_unlocked();
+    next_->log(msg);
+    return;
+  }
+  if (!enabled_ || msg.level != spdlog::level::info) return;
+  std::string line = prefix_ + std::string(msg.payload.data(), msg.payload.size()) + " ...";
+  // One column is kept free: a line that fills the terminal exactly wraps on some terminals.
+  if (width_ > 1 && line.size() > width_ - 1) line.resize(width_ - 1);
+  terminal_ << "\r\x1b[K" << line << std::flush;
+  line_shown_ = true;
+}
+
+void progress_sink::flush_() {
+  next_->flush();
+}
+
+}  // namespace harness

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# End-to-end tests of the report formats (issue 8) and `--line` (issue 4) with tiny budgets:
+# Google Benchmark's compare.py on two harness JSON files, the JSON against its schema, CSV and
+# Markdown on stdout, atomic -o writes, exit codes, colour and progress only on a terminal.
+# No test here asserts a time or a noise level.
+# Usage: reports_e2e.sh PATH/TO/harness SOURCE_ROOT
+set -u
+harness=${1:?usage: reports_e2e.sh PATH/TO/harness SOURCE_ROOT}
+root=${2:?usage: reports_e2e.sh PATH/TO/harness SOURCE_ROOT}
+schema_check=("$root/tests/e2e/reports_schema_check.py" "$root/docs/output.schema.json")
+compare=/usr/share/benchmark/compare.py
+work=$(mktemp -d)
+trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
+passed=0
+failed=0
+tiny=(-w empty -n 5 --warmup 10ms)
+
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+pass() { passed=$((passed + 1)); }
+
+# expect CODE NAME -- ARGS...: runs harness, checks the exit code, keeps stdout/stderr.
+expect() {
+  local code=$1 name=$2
+  shift 3
+  "$harness" "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  if [ "$got" -ne "$code" ]; then
+    fail "$name: exit code $got, expected $code (harness $*)"
+    sed 's/^/    | /' "$work/err" | head -20
+    return 1
+  fi
+  pass
+}
+contains() {
+  if grep -qF -- "$2" "$work/$1"; then pass; else
+    fail "$3: $1 lacks '$2'"
+    sed 's/^/    | /' "$work/$1" | head -30
+  fi
+}
+lacks() {
+  if grep -qF -- "$2" "$work/$1"; then fail "$3: $1 has '$2'"; else pass; fi
+}
+# no_leftovers DIR NAME: DIR holds no file (a failed write left nothing behind).
+no_leftovers() {
+  if [ -n "$(ls -A "$1")" ]; then fail "$2: left behind: $(ls -A "$1")"; else pass; fi
+}
+
+# -o r.json: console report on stdout, Google Benchmark JSON in the file, valid against the schema.
+if expect 0 json-file -- "${tiny[@]}" -o "$work/a.json"; then
+  contains out "summary" json-file
+  if python3 "${schema_check[@]}" "$work/a.json"; then pass; else fail "a.json breaks the schema"; fi
+fi
+expect 0 json-file-2 -- "${tiny[@]}" -o "$work/b.json"
+
+# Google Benchmark's compare.py takes two harness files as they are (it needs /usr/bin/python3
+# with scipy, as Debian's libbenchmark-tools ships it).
+if [ -f "$compare" ] && /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
+  if /usr/bin/python3 "$compare" benchmarks "$work/a.json" "$work/b.json" >"$work/cmp" 2>&1; then
+    pass
+    contains cmp "empty " compare
+    contains cmp "empty/baseline " compare
+    contains cmp "empty_median" compare
+    contains cmp "OVERALL_GEOMEAN" compare
+  else
+    fail "compare.py refused the harness JSON files"
+    sed 's/^/    | /' "$work/cmp" | head -30
+  fi
+else
+  echo "SKIP: compare.py: $compare or scipy for /usr/bin/python3 is missing"
+fi
+
+# --format json on stdout is the JSON alone; --format csv one row per sample.
+if expect 0 json-stdout -- "${tiny[@]}" --no-baseline --format json; then
+  if python3 "${schema_check[@]}" "$work/out"; then pass; else fail "stdout JSON breaks the schema"; fi
+fi
+if expect 0 csv -- "${tiny[@]}" --format csv; then
+  contains out "workload,phase,index,ticks,ns,disturbed,raw_ticks,batch" csv
+  rows=$(grep -c '^empty,' "$work/out")
+  # One first call, 5 baseline and 5 prepared samples.
+  if [ "$rows" -eq 11 ]; then pass; else fail "csv: $rows sample rows, expected 11"; fi
+fi
+if expect 0 markdown-file -- "${tiny[@]}" -o "$work/r.md"; then
+  if grep -qF "| workload | phase |" "$work/r.md" && grep -qF "| empty | prepared |" "$work/r.md"
+  then pass; else fail "markdown: no summary table in r.md"; fi
+fi
+expect 0 format-overrides-extension -- "${tiny[@]}" --format csv -o "$work/r.json"
+if head -1 "$work/r.json" | grep -qF "workload,phase"; then pass; else fail "--format csv -o r.json is not CSV"; fi
+
+# Usage errors: exit 2, naming the value and what is accepted; nothing is run or written.
+if expect 2 bad-format -- "${tiny[@]}" --format xml; then
+  contains err "'xml'" bad-format
+  contains err "console, json, csv or markdown" bad-format
+fi
+if expect 2 bad-extension -- "${tiny[@]}" -o "$work/r.xlsx"; then
+  contains err "'.xlsx'" bad-extension
+  contains err ".json, .csv, .md" bad-extension
+fi
+[ -e "$work/r.xlsx" ] && fail "bad-extension: a file was written" || pass
+
+# A failed write: exit 1 with the reason, and no file, partial or whole, left behind.
+mkdir -p "$work/empty-dir"
+if expect 1 missing-dir -- "${tiny[@]}" -o "$work/empty-dir/missing/r.json"; then
+  contains err "cannot write" missing-dir
+  contains err "No such file or directory" missing-dir
+fi
+no_leftovers "$work/empty-dir" missing-dir
+mkdir -p "$work/a-dir.json"
+if expect 1 directory-target -- "${tiny[@]}" -o "$work/a-dir.json"; then
+  contains err "is a directory" directory-target
+fi
+no_leftovers "$work/a-dir.json" directory-target
+mkdir -p "$work/read-only"
+chmod a-w "$work/read-only"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+  # root writes anywhere: try as nobody, who may not write there.
+  chmod a+rx "$work"
+  setpriv --reuid=nobody --regid=nogroup --clear-groups "$harness" "${tiny[@]}" \
+    -o "$work/read-only/r.json" >"$work/out" 2>"$work/err"
+  got=$?
+  if [ "$got" -eq 1 ]; then pass; else fail "read-only: exit code $got, expected 1"; fi
+  contains err "Permission denied" read-only
+elif [ "$(id -u)" -ne 0 ]; then
+  expect 1 read-only -- "${tiny[@]}" -o "$work/read-only/r.json" && contains err "Permission denied" read-only
+else
+  echo "SKIP: read-only directory: running as root without setpriv"
+fi
+no_leftovers "$work/read-only" read-only
+
+# --line: one line per workload and phase, every token rendered, braces escaped.
+if expect 0 line -- "${tiny[@]}" --line '{workload}|{phase}|{samples}|{runs}|{verdict}|{min:.3e}|{median}|{clock}|{0}|{{x}}'; then
+  n=$(wc -l <"$work/out")
+  if [ "$n" -eq 3 ]; then pass; else fail "line: $n lines, expected 3"; sed 's/^/    | /' "$work/out"; fi
+  contains out "empty|first|1|1|n/a|" line
+  contains out "empty|baseline|5|" line
+  contains out "empty|prepared|5|" line
+  contains out "|{x}" line
+  lacks out "summary" line
+fi
+if expect 0 line-and-file -- "${tiny[@]}" --line '{workload} {phase}' -o "$work/l.json"; then
+  contains out "empty prepared" line-and-file
+  if python3 "${schema_check[@]}" "$work/l.json"; then pass; else fail "l.json breaks the schema"; fi
+fi
+if expect 2 bad-line -- "${tiny[@]}" --line '{workload} {nope}'; then
+  contains err "{nope}" bad-line
+  contains err "{median}" bad-line
+fi
+expect 2 line-and-format -- "${tiny[@]}" --line '{workload}' --format json
+
+# Pipes get no colour and no progress line; NO_COLOR is honoured on a terminal.
+expect 0 piped -- "${tiny[@]}"
+if grep -q $'\x1b' "$work/out" "$work/err"; then fail "piped: escape sequences in a pipe"; else pass; fi
+if command -v script >/dev/null; then
+  # `script` gives the harness a terminal; its transcript holds stdout and stderr together.
+  TERM=xterm script -qec "$harness ${tiny[*]}" /dev/null >"$work/tty" 2>&1
+  if grep -q $'\x1b\\[3[123]m' "$work/tty"; then pass; else fail "tty: no colour on a terminal"; fi
+  if grep -qF "[1/1] empty: " "$work/tty"; then pass; else fail "tty: no progress line on a terminal"; fi
+  NO_COLOR=1 TERM=xterm script -qec "$harness ${tiny[*]}" /dev/null >"$work/tty" 2>&1
+  if grep -q $'\x1b\\[3[123]m' "$work/tty"; then fail "NO_COLOR: colour on a terminal"; else pass; fi
+else
+  echo "SKIP: terminal checks: script(1) is missing"
+fi
+
+echo "reports e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

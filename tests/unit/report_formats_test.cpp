@@ -1,0 +1,477 @@
+// Reports in every format, made from synthetic results with a fake 2 GHz clock, against golden
+// files (tests/golden/); and the pieces around them: format choice, the terminal's width and
+// colour, --line templates, atomic file writes and the progress line.
+//
+// Regenerate the golden files after an intended change with HARNESS_UPDATE_GOLDEN=1 and review
+// the diff.
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <spdlog/logger.h>
+#include <spdlog/sinks/ostream_sink.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#if !defined(_WIN32)
+#include <unistd.h>
+#endif
+
+#include "harness/errors.hpp"
+#include "harness/report.hpp"
+#include "harness/report_line.hpp"
+#include "output_file.hpp"
+#include "report_progress.hpp"
+
+namespace harness {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class fake_clock final : public clock_source {
+ public:
+  std::string_view name() const noexcept override { return "fake"; }
+  std::string_view description() const noexcept override { return "a fake clock at 2 GHz"; }
+  clock_kind kind() const noexcept override { return clock_kind::wall; }
+  bool is_monotonic() const noexcept override { return true; }
+  double ticks_per_second() const noexcept override { return 2e9; }
+  std::optional<double> declared_resolution() const noexcept override { return std::nullopt; }
+  std::uint64_t now() const noexcept override { return 0; }
+  bool available() const noexcept override { return true; }
+};
+
+const fake_clock kClock;
+
+phase_result make_phase(phase_kind kind, std::vector<double> values, std::uint64_t batch,
+                        std::uint64_t overhead, std::vector<std::size_t> slow = {},
+                        std::optional<std::vector<std::size_t>> switched = std::nullopt) {
+  phase_result p;
+  p.kind = kind;
+  p.values = std::move(values);
+  p.batch = batch;
+  p.overhead = overhead;
+  p.host_slowdown.assign(p.values.size(), false);
+  for (const std::size_t i : slow)
+    p.host_slowdown[i] = true;
+  if (switched) {
+    p.context_switch.assign(p.values.size(), false);
+    for (const std::size_t i : *switched)
+      p.context_switch[i] = true;
+  }
+  p.reference_every = 4;
+  p.reference_best = 3000;
+  p.reference_worst = 4500;
+  p.reference_runs = 3;
+  p.reference_slow = slow.empty() ? 0 : 1;
+  return p;
+}
+
+run_report synthetic_report() {
+  run_report report;
+  report.clock.clock = &kClock;
+  report.clock.step = 20;
+  report.clock.step_measured = true;
+  report.clock_reason = "chosen by the test";
+  report.options.samples = 12;
+  report.options.warmup = std::chrono::milliseconds(10);
+  report.options.cpu = 1;
+  report.environment = {"doctor: CPU 1 (test), 5 ok, 1 warn, 0 unknown"};
+
+  workload_result a;
+  a.name = "xor_loop/1000";
+  a.first = make_phase(phase_kind::first, {5000}, 1, 40);
+  a.baseline = make_phase(phase_kind::baseline,
+                          {1200, 1100, 1000, 1300, 1000, 1500, 1010, 1020, 1000, 2400, 1005, 1000},
+                          1, 40, {9});
+  a.prepared = make_phase(phase_kind::prepared,
+                          {1000, 1000, 1002, 1000, 1001, 1000, 1003, 1000, 1000, 1000, 1001, 1000},
+                          1, 40, {}, std::vector<std::size_t>{2});
+  a.iterations_per_call = 1000;
+  a.min_sample_ticks = 20000;
+  a.preparation.affinity_before = {0, 1};
+  a.preparation.affinity_applied = {1};
+  a.preparation.priority_before = "nice 0";
+  a.preparation.priority_applied = "nice 0";
+  a.preparation.steps = {{"pin to CPU 1", true, 0, ""},
+                         {"nice -20", false, EPERM, "Operation not permitted"}};
+  a.preparation.restore_steps = {{"unpin", true, 0, ""}};
+  a.warmup = {std::chrono::milliseconds(10), std::chrono::microseconds(10200), 1234};
+  report.results.push_back(a);
+
+  workload_result b;
+  b.name = "memcpy_bytes/64";
+  b.batch = 64;
+  b.batch_calibrated = true;
+  b.min_sample_ticks = 20000;
+  b.prepared = make_phase(phase_kind::prepared, {12.5, 12.25, 12.75, 12.5, 13.0}, 64, 40);
+  b.error = "boom, said the \"workload\"";
+  report.results.push_back(b);
+
+  workload_result c;
+  c.name = "odd,name|x";
+  c.prepared = make_phase(phase_kind::prepared, {3, 3}, 1, 40);
+  report.results.push_back(c);
+
+  report.context.date = "2024-05-01T12:00:00+02:00";
+  report.context.host_name = "testhost";
+  report.context.executable = "/usr/bin/harness";
+  report.context.num_cpus = 2;
+  report.context.mhz_per_cpu = 2596;
+  report.context.caches = {{"Data", 1, 32768, 1}, {"Unified", 2, 524288, 1}};
+  report.context.load_avg = {0.5, 0.25, 0.125};
+  report.context.library_build_type = "release";
+  report.context.harness_version = "0.0.0-test";
+  doctor::doctor_summary summary;
+  summary.cpu = 1;
+  summary.cpu_reason = "the test chose it";
+  summary.ok = 5;
+  summary.warn = 1;
+  summary.warned = {"CPU frequency governor"};
+  report.context.doctor = summary;
+  return report;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void expect_golden(const std::string& actual, const std::string& file) {
+  const std::filesystem::path path = std::filesystem::path(HARNESS_GOLDEN_DIR) / file;
+  if (std::getenv("HARNESS_UPDATE_GOLDEN") != nullptr) {
+    std::ofstream(path, std::ios::binary) << actual;
+    GTEST_SKIP() << "updated " << path;
+  }
+  ASSERT_TRUE(std::filesystem::exists(path))
+      << path << " missing; run with HARNESS_UPDATE_GOLDEN=1";
+  EXPECT_EQ(actual, read_text(path)) << "differs from " << path;
+}
+
+std::string rendered(report_format format, const console_style& style = {}) {
+  std::ostringstream out;
+  write_report(out, synthetic_report(), format, style);
+  return out.str();
+}
+
+// ---- golden files -----------------------------------------------------------------------------
+
+TEST(ReportGolden, Console) {
+  expect_golden(rendered(report_format::console), "report.txt");
+}
+
+TEST(ReportGolden, ConsoleNarrowAscii) {
+  console_style style;
+  style.width = 60;
+  style.unicode = false;
+  expect_golden(rendered(report_format::console, style), "report_narrow.txt");
+}
+
+TEST(ReportGolden, Json) {
+  expect_golden(rendered(report_format::json), "report.json");
+}
+TEST(ReportGolden, Csv) {
+  expect_golden(rendered(report_format::csv), "report.csv");
+}
+TEST(ReportGolden, Markdown) {
+  expect_golden(rendered(report_format::markdown), "report.md");
+}
+
+// ---- JSON: Google Benchmark's rows ------------------------------------------------------------
+
+TEST(ReportJson, RowsFollowGoogleBenchmark) {
+  const auto doc = nlohmann::json::parse(rendered(report_format::json));
+  const auto& rows = doc.at("benchmarks");
+  std::size_t prepared_iterations = 0;
+  for (const auto& row : rows) {
+    if (row.at("name") == "xor_loop/1000" && row.at("run_type") == "iteration") {
+      EXPECT_EQ(row.at("repetition_index"), prepared_iterations);
+      EXPECT_EQ(row.at("repetitions"), 12);
+      EXPECT_EQ(row.at("iterations"), 1);
+      EXPECT_EQ(row.at("threads"), 1);
+      EXPECT_EQ(row.at("time_unit"), "ns");
+      // 2 GHz: half a nanosecond a tick.
+      EXPECT_DOUBLE_EQ(row.at("real_time").get<double>(), row.at("ticks").get<double>() / 2);
+      EXPECT_EQ(row.at("cpu_time"), row.at("real_time"));
+      EXPECT_EQ(row.at("phase"), "prepared");
+      EXPECT_EQ(row.at("disturbed").get<bool>(), prepared_iterations == 2);
+      ++prepared_iterations;
+    }
+  }
+  EXPECT_EQ(prepared_iterations, 12u);
+  auto find = [&](const std::string& name) {
+    for (const auto& row : rows) {
+      if (row.at("name") == name) return row;
+    }
+    ADD_FAILURE() << "no row " << name;
+    return nlohmann::json();
+  };
+  EXPECT_EQ(find("xor_loop/1000/baseline_min").at("real_time"), 500.0);
+  EXPECT_EQ(find("xor_loop/1000/baseline_max").at("real_time"), 1200.0);
+  EXPECT_EQ(find("xor_loop/1000/first").at("real_time"), 2500.0);
+  const auto cv = find("xor_loop/1000_cv");
+  EXPECT_EQ(cv.at("aggregate_unit"), "percentage");
+  EXPECT_LT(cv.at("real_time").get<double>(), 0.01);  // a fraction, as Google Benchmark writes it
+  EXPECT_EQ(find("xor_loop/1000_median").at("aggregate_unit"), "time");
+  // Batched: per call, iterations = calls per sample.
+  EXPECT_EQ(find("memcpy_bytes/64_min").at("real_time"), 6.125);
+  // Two equal samples: stddev 0 is defined and written.
+  EXPECT_EQ(find("odd,name|x_stddev").at("real_time"), 0.0);
+  const auto& harness_block = doc.at("harness");
+  EXPECT_EQ(harness_block.at("schema_version"), kReportSchemaVersion);
+  EXPECT_EQ(harness_block.at("clock").at("ticks_per_second"), 2e9);
+  const auto& prep = harness_block.at("workloads").at(0).at("preparation");
+  EXPECT_EQ(prep.at("applied"), nlohmann::json::array({"pin to CPU 1"}));
+  EXPECT_EQ(prep.at("refused").at(0).at("action"), "nice -20");
+  EXPECT_EQ(harness_block.at("workloads").at(1).at("error"), "boom, said the \"workload\"");
+}
+
+TEST(ReportJson, NoAggregateForOneSampleAndNoUndefinedFigure) {
+  run_report report = synthetic_report();
+  report.results.resize(1);
+  report.results[0].prepared = make_phase(phase_kind::prepared, {0, 4}, 1, 40);
+  std::ostringstream out;
+  write_json_report(out, report);
+  const auto doc = nlohmann::json::parse(out.str());
+  for (const auto& row : doc.at("benchmarks")) {
+    // The first call has one sample: no aggregate; the cv of a minimum of 0 is undefined.
+    EXPECT_NE(row.at("name"), "xor_loop/1000/first_mean");
+    EXPECT_NE(row.at("name"), "xor_loop/1000_cv");
+  }
+}
+
+// ---- CSV and Markdown ---------------------------------------------------------------------------
+
+TEST(ReportCsv, OneRowPerSampleQuotedWhereNeeded) {
+  const std::string csv = rendered(report_format::csv);
+  std::istringstream lines(csv);
+  std::string line;
+  std::size_t n = 0;
+  while (std::getline(lines, line))
+    ++n;
+  EXPECT_EQ(n, 1u + (1 + 12 + 12) + 5 + 2);
+  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1\n"));
+  EXPECT_THAT(csv, HasSubstr("memcpy_bytes/64,prepared,1,12.25,6.125,0,824,64,0,\n"));
+}
+
+TEST(ReportMarkdown, TableEscapesCells) {
+  const std::string md = rendered(report_format::markdown);
+  EXPECT_THAT(md, HasSubstr("| odd,name\\|x | prepared |"));
+  EXPECT_THAT(md, HasSubstr("**memcpy\\_bytes/64 failed**"));
+}
+
+// ---- console ------------------------------------------------------------------------------------
+
+TEST(ReportConsole, ColourOnlyWhenAsked) {
+  console_style style;
+  style.color = true;
+  EXPECT_THAT(rendered(report_format::console, style), HasSubstr("\x1b[31mFAILED\x1b[0m"));
+  EXPECT_THAT(rendered(report_format::console), Not(HasSubstr("\x1b[")));
+}
+
+TEST(ReportConsole, NarrowTerminalDropsLessImportantColumns) {
+  console_style style;
+  style.width = 60;
+  const std::string text = rendered(report_format::console, style);
+  const auto at = text.find("\n  workload");
+  ASSERT_NE(at, std::string::npos);
+  const std::string header = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+  EXPECT_LE(header.size(), 60u);
+  EXPECT_THAT(header, HasSubstr("min"));
+  EXPECT_THAT(header, HasSubstr("verdict"));
+  EXPECT_THAT(header, Not(HasSubstr("max")));
+  EXPECT_THAT(header, Not(HasSubstr("median")));
+  // Least important first: the full table needs 110 columns, dropping these leaves 54.
+  EXPECT_THAT(text, HasSubstr("not shown: spread, max, disturbed, samples, min time, median"));
+}
+
+TEST(ReportConsole, PictureSharesOneScale) {
+  const std::string text = rendered(report_format::console);
+  // Baseline and prepared of xor_loop share the scale 1000..p95 of the baseline; the prepared
+  // samples all sit in the first columns, the baseline's 2400 lies beyond the scale.
+  EXPECT_THAT(text, HasSubstr("one scale for the phases: 1000 to"));
+  EXPECT_THAT(text, HasSubstr(" 1 above"));
+  EXPECT_THAT(text, HasSubstr("    prepared │█"));
+}
+
+#if !defined(_WIN32)
+TEST(ConsoleStyle, NoColourOffATerminal) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  EXPECT_FALSE(detect_console_style(fds[1]).color);
+  EXPECT_FALSE(detect_console_style(fds[1]).terminal);
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+#endif
+
+// ---- format choice ------------------------------------------------------------------------------
+
+TEST(ReportFormat, ParsesNamesAndRejectsOthers) {
+  EXPECT_EQ(parse_report_format("json"), report_format::json);
+  EXPECT_EQ(parse_report_format("markdown"), report_format::markdown);
+  try {
+    parse_report_format("xml");
+    FAIL() << "xml accepted";
+  } catch (const usage_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("'xml'"));
+    EXPECT_THAT(e.what(), HasSubstr("console, json, csv or markdown"));
+  }
+}
+
+TEST(ReportFormat, FileFormatFromExtensionUnlessChosen) {
+  EXPECT_EQ(format_for_file("r.json", std::nullopt), report_format::json);
+  EXPECT_EQ(format_for_file("dir/r.CSV", std::nullopt), report_format::csv);
+  EXPECT_EQ(format_for_file("r.md", std::nullopt), report_format::markdown);
+  EXPECT_EQ(format_for_file("r.txt", std::nullopt), report_format::console);
+  EXPECT_EQ(format_for_file("r.json", report_format::csv), report_format::csv);
+  EXPECT_EQ(format_for_file("r.out", report_format::json), report_format::json);
+  try {
+    format_for_file("r.out", std::nullopt);
+    FAIL() << ".out accepted";
+  } catch (const usage_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("'.out'"));
+    EXPECT_THAT(e.what(), HasSubstr(".json, .csv, .md"));
+    EXPECT_THAT(e.what(), HasSubstr("--format"));
+  }
+  EXPECT_THROW(format_for_file("noext", std::nullopt), usage_error);
+}
+
+// ---- --line -------------------------------------------------------------------------------------
+
+TEST(ReportLine, EveryTokenPerPhase) {
+  const auto line = parse_line_template(
+      "{workload}|{phase}|{samples}|{runs}|{ticks}|{time:.9f}|{frequency:.1f}|{ns_per_run}|"
+      "{min:.3e}|{median:.3e}|{max:.3e}|{spread:.3e}|{verdict}|{disturbed}|{clock}|{0}|{{}}");
+  run_report report = synthetic_report();
+  report.results.resize(2);
+  std::ostringstream out;
+  print_lines(out, report, line);
+  std::vector<std::string> lines;
+  std::istringstream in(out.str());
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(l);
+  ASSERT_EQ(lines.size(), 4u);
+  // 5000 ticks at 2 GHz = 2.5 us; one call.
+  EXPECT_EQ(lines[0],
+            "xor_loop/1000|first|1|1|5 000|0.000002500|400000.0|2500.00|2.500e-06|2.500e-06|"
+            "2.500e-06|0.000e+00|n/a|0|fake|1|{}");
+  // 12 samples of 1 call, 12007 ticks in all.
+  EXPECT_THAT(lines[2], HasSubstr("xor_loop/1000|prepared|12|12|12 007|"));
+  // min 1000, median 1000, max 1003 ticks, spread 3 ticks.
+  EXPECT_THAT(lines[2], HasSubstr("|5.000e-07|5.000e-07|5.015e-07|1.500e-09|"));
+  EXPECT_THAT(lines[2], HasSubstr("|1|fake|12|{}"));
+  // Batched: runs = 5 samples x 64 calls; ticks = 64 x (12.5 + 12.25 + 12.75 + 12.5 + 13).
+  EXPECT_THAT(lines[3], HasSubstr("memcpy_bytes/64|prepared|5|320|4 032|"));
+}
+
+TEST(ReportLine, HumanUnitsAndBadTemplate) {
+  const auto line = parse_line_template("{workload} {phase}: min {min}, {per_run}");
+  run_report report = synthetic_report();
+  report.results.resize(1);
+  report.results[0].baseline.reset();
+  report.results[0].prepared.reset();
+  std::ostringstream out;
+  print_lines(out, report, line);
+  EXPECT_EQ(out.str(), "xor_loop/1000 first: min 2.50 µs, 2.50 µs\n");
+  try {
+    parse_line_template("{workload} {nope}");
+    FAIL() << "unknown token accepted";
+  } catch (const usage_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("{workload} {nope}"));
+    EXPECT_THAT(e.what(), HasSubstr("{median}"));
+  }
+}
+
+// ---- atomic writes ------------------------------------------------------------------------------
+
+class OutputFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           fmt::format("harness-report-test-{}",
+                       std::chrono::steady_clock::now().time_since_epoch().count());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::size_t entries() const {
+    return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir_),
+                                                  std::filesystem::directory_iterator()));
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(OutputFile, WritesAndReplacesWhole) {
+  const auto path = dir_ / "r.json";
+  write_file_atomically(path, "first");
+  EXPECT_EQ(read_text(path), "first");
+  write_file_atomically(path, "second, longer");
+  EXPECT_EQ(read_text(path), "second, longer");
+  EXPECT_EQ(entries(), 1u);  // no temporary file left
+}
+
+TEST_F(OutputFile, FailureLeavesNothing) {
+  std::filesystem::create_directory(dir_ / "sub");
+  try {
+    write_file_atomically(dir_ / "sub", "x");
+    FAIL() << "wrote over a directory";
+  } catch (const output_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("is a directory"));
+  }
+  try {
+    write_file_atomically(dir_ / "missing" / "r.json", "x");
+    FAIL() << "wrote into a missing directory";
+  } catch (const output_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("missing/r.json"));
+    EXPECT_THAT(e.what(), HasSubstr("No such file or directory"));
+  }
+  EXPECT_THROW(check_writable(dir_ / "missing" / "r.json"), output_error);
+  check_writable(dir_ / "ok.json");
+  EXPECT_EQ(entries(), 1u);  // only "sub": nothing written, nothing left behind
+}
+
+// ---- progress -----------------------------------------------------------------------------------
+
+TEST(Progress, RewritesOneLineAndLetsWarningsThrough) {
+  std::ostringstream terminal;
+  std::ostringstream logs;
+  auto next = std::make_shared<spdlog::sinks::ostream_sink_mt>(logs);
+  next->set_pattern("%l: %v");
+  auto sink = std::make_shared<progress_sink>(next, spdlog::level::warn, terminal, true, 30);
+  spdlog::logger test_log("t", sink);
+  test_log.set_level(spdlog::level::info);
+  sink->set_position(1, 2);
+  test_log.info("xor_loop: prepared samples");
+  // Cut to 29 columns: one is kept free so the line never wraps.
+  EXPECT_EQ(terminal.str(), "\r\x1b[K[1/2] xor_loop: prepared samp");
+  test_log.warn("cannot raise priority");
+  EXPECT_EQ(logs.str(), "warning: cannot raise priority\n");
+  EXPECT_THAT(terminal.str(), testing::EndsWith("\r\x1b[K"));
+  const std::string before = terminal.str();
+  sink->clear();  // nothing shown: nothing to clear
+  EXPECT_EQ(terminal.str(), before);
+}
+
+TEST(Progress, SilentOffATerminal) {
+  std::ostringstream terminal;
+  std::ostringstream logs;
+  auto next = std::make_shared<spdlog::sinks::ostream_sink_mt>(logs);
+  auto sink = std::make_shared<progress_sink>(next, spdlog::level::warn, terminal, false, 0);
+  spdlog::logger test_log("t", sink);
+  test_log.set_level(spdlog::level::info);
+  test_log.info("xor_loop: prepared samples");
+  sink->clear();
+  EXPECT_EQ(terminal.str(), "");
+  EXPECT_EQ(logs.str(), "");
+}
+
+}  // namespace
+}  // namespace harness
