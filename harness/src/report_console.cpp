@@ -115,6 +115,12 @@ void print_phase_header(std::ostream& out, const phase_result& p) {
   if (p.stopped_by != stop_reason::count) {
     fmt::print(out, "    sampling ended: {}\n", to_string(p.stopped_by));
   }
+  if (p.realtime_pauses > 0) {
+    fmt::print(out,
+               "    realtime: sampling paused {} times between samples so the rest of the system "
+               "could run (--max-hold)\n",
+               p.realtime_pauses);
+  }
 }
 
 void print_estimates(std::ostream& out, std::string_view label, const stats::phase_statistics& s,
@@ -337,6 +343,15 @@ void print_console_report(std::ostream& out, const run_report& report, const con
     fmt::print(out, "no step seen\n");
   }
   if (!report.clock_reason.empty()) fmt::print(out, "  why this clock: {}\n", report.clock_reason);
+  if (const auto cal = tsc_calibration();
+      cal && cal->ticks_per_second == clock.ticks_per_second()) {
+    fmt::print(out,
+               "  TSC rate: {:.6f} MHz, calibrated against {} in {:.1f} ms ({} rounds), error "
+               "within {:.2f} ppm{}\n",
+               cal->ticks_per_second / 1e6, cal->reference, cal->duration_seconds * 1e3,
+               cal->rounds, cal->error_ppm,
+               cal->converged ? "" : " - NOT converged within its time bound: rates are uncertain");
+  }
   fmt::print(out,
              "figures: ticks of this clock per call, timer overhead subtracted (raw ticks in "
              "brackets); headline estimator: the minimum, with the median beside it\n");
