@@ -27,7 +27,8 @@ export WINEDEBUG=${WINEDEBUG:--all}
 export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
 
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$repo/cmake/mingw-w64-x86_64.cmake" \
-  -DHARNESS_WINDOWS_DEPS_PREFIX="$deps/prefix" -DHARNESS_WERROR=ON -DHARNESS_BUILD_BENCHMARKS=OFF
+  -DHARNESS_WINDOWS_DEPS_PREFIX="$deps/prefix" -DHARNESS_WERROR=ON -DHARNESS_BUILD_BENCHMARKS=OFF \
+  -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j "$jobs"
 built=$(date +%s)
 

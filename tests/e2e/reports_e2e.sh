@@ -11,35 +11,11 @@ schema_check=("$root/tests/e2e/reports_schema_check.py" "$root/docs/output.schem
 compare=/usr/share/benchmark/compare.py
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
-passed=0
-failed=0
 tiny=(-w empty -n 5 --warmup 10ms)
 
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-pass() { passed=$((passed + 1)); }
+# shellcheck source=lib.sh
+source "$root/tests/e2e/lib.sh"
 
-# expect CODE NAME -- ARGS...: runs harness, checks the exit code, keeps stdout/stderr.
-expect() {
-  local code=$1 name=$2
-  shift 3
-  "$harness" "$@" >"$work/out" 2>"$work/err"
-  local got=$?
-  if [ "$got" -ne "$code" ]; then
-    fail "$name: exit code $got, expected $code (harness $*)"
-    sed 's/^/    | /' "$work/err" | head -20
-    return 1
-  fi
-  pass
-}
-contains() {
-  if grep -qF -- "$2" "$work/$1"; then pass; else
-    fail "$3: $1 lacks '$2'"
-    sed 's/^/    | /' "$work/$1" | head -30
-  fi
-}
-lacks() {
-  if grep -qF -- "$2" "$work/$1"; then fail "$3: $1 has '$2'"; else pass; fi
-}
 # no_leftovers DIR NAME: DIR holds no file (a failed write left nothing behind).
 no_leftovers() {
   if [ -n "$(ls -A "$1")" ]; then fail "$2: left behind: $(ls -A "$1")"; else pass; fi

@@ -6,36 +6,8 @@ set -u
 harness=${1:?usage: run_e2e.sh PATH/TO/harness}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-pass() { passed=$((passed + 1)); }
-
-# expect CODE NAME -- ARGS...: runs harness, checks the exit code, keeps stdout/stderr for checks.
-expect() {
-  local code=$1 name=$2
-  shift 3
-  "$harness" "$@" >"$work/out" 2>"$work/err"
-  local got=$?
-  if [ "$got" -ne "$code" ]; then
-    fail "$name: exit code $got, expected $code (harness $*)"
-    sed 's/^/    | /' "$work/err" | head -20
-    return 1
-  fi
-  pass
-}
-
-# contains FILE TEXT NAME: FILE (out or err) contains the fixed string TEXT.
-contains() {
-  if grep -qF -- "$2" "$work/$1"; then pass; else
-    fail "$3: $1 lacks '$2'"
-    sed 's/^/    | /' "$work/$1" | head -40
-  fi
-}
-lacks() {
-  if grep -qF -- "$2" "$work/$1"; then fail "$3: $1 has '$2'"; else pass; fi
-}
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 
 # The default run: xor_loop, first call and both phases, every sample listed.
 if expect 0 default -- -n 5 --warmup 10ms; then

@@ -1,0 +1,35 @@
+# Helpers shared by the end-to-end scripts; source it after setting $harness and $work.
+# Each check counts into $passed / $failed; the script prints "N passed, N failed" at the end.
+passed=0
+failed=0
+
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+pass() { passed=$((passed + 1)); }
+
+# expect CODE NAME -- ARGS...: runs harness, checks the exit code, keeps stdout/stderr in
+# $work/out and $work/err for the checks that follow.
+expect() {
+  local code=$1 name=$2
+  shift 3
+  "$harness" "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  if [ "$got" -ne "$code" ]; then
+    fail "$name: exit code $got, expected $code (harness $*)"
+    sed 's/^/    | /' "$work/err" | head -20
+    return 1
+  fi
+  pass
+}
+
+# contains FILE TEXT NAME: $work/FILE (out or err) contains the fixed string TEXT.
+contains() {
+  if grep -qF -- "$2" "$work/$1"; then pass; else
+    fail "$3: $1 lacks '$2'"
+    sed 's/^/    | /' "$work/$1" | head -40
+  fi
+}
+
+# lacks FILE TEXT NAME: $work/FILE does not contain TEXT.
+lacks() {
+  if grep -qF -- "$2" "$work/$1"; then fail "$3: $1 has '$2'"; else pass; fi
+}
