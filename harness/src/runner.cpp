@@ -174,7 +174,9 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
           std::chrono::duration<double>(tuning.switch_count_min_sample).count() &&
       os.involuntary_switches().has_value();
   std::vector<std::uint64_t> refs;
-  refs.reserve(limit / phase.reference_every + 1);
+  // With auto sampling the limit is only a ceiling: reserving for it would hold memory for samples
+  // that are never taken.
+  if (!options.auto_samples) refs.reserve(limit / phase.reference_every + 1);
 
   const bool timed_stop = options.auto_samples;
   const std::uint64_t max_ticks = seconds_to_ticks(options.max_time, clock);
