@@ -277,6 +277,9 @@ const bad_case kBadCases[] = {
     {"{1:.f}", template_errc::missing_precision, 4, "'.' must be followed"},
     {"{1:.}", template_errc::missing_precision, 4, "'.' must be followed"},
     {"{1:256}", template_errc::width_too_large, 3, "width too large (at most 255)"},
+    // Found by the fuzzer: a small value in too many digits, which fmt refuses at render time.
+    {"{0:0000000000000000000}", template_errc::width_too_large, 4, "width too large"},
+    {"{1:.0000000000}", template_errc::precision_too_large, 4, "precision too large"},
     {"{1:.65}", template_errc::precision_too_large, 4, "precision too large (at most 64)"},
     {"{1:.6q}", template_errc::bad_type, 5,
      "bad presentation type 'q' for a real number: use one of a A e E f F g G"},

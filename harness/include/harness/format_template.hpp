@@ -229,12 +229,17 @@ constexpr bool type_suits(char type, value_kind kind) noexcept {
 }
 
 // Reads digits at text[i...] into `value`; false when the number exceeds `limit`.
+// fmt refuses a width or precision written with more than 9 digits ("number is too big") even
+// when leading zeros keep its value small, so such a spec is refused here, at parse time.
+inline constexpr std::size_t kMaxSpecDigits = 9;
+
 constexpr bool read_number(std::string_view text, std::size_t& i, unsigned limit,
                            unsigned& value) noexcept {
   value = 0;
+  const std::size_t first = i;
   for (; i < text.size() && is_digit(text[i]); ++i) {
     value = value * 10 + static_cast<unsigned>(text[i] - '0');
-    if (value > limit) return false;
+    if (value > limit || i - first >= kMaxSpecDigits) return false;
   }
   return true;
 }
