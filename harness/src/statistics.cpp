@@ -263,6 +263,7 @@ phase_statistics summarize_view(const TimeView& time, std::span<const std::uint3
   s.p95 = quantile_of(sorted, 0.95);
   s.median_ci = median_ci_of(sorted, kConfidenceLevel);
   s.min_ci = minimum_ci_of(sorted, kConfidenceLevel);
+  if (n >= 2) s.min_gap = sorted[1] - sorted[0];
   s.outliers = tukey_of(sorted);
   s.drift = drift_of(perm, time);
   return s;
@@ -487,11 +488,15 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
             "run more calls per sample (--batch K, or a larger --min-sample-time)"};
   }
   const estimate& floor_ci = *s.min_ci;  // n >= kMinSamplesForVerdict >= 2
-  const double ci_width = *floor_ci.relative_width();
+  // Robson-Whitlock extrapolates 19 gaps below the minimum, assuming a continuous density near the
+  // floor. When the two fastest samples lie within one clock step, the gap is the clock's
+  // quantum, not the density's: the floor is then known to one step, and that is its width.
+  const bool resolution_limited = c.clock_step > 0 && *s.min_gap <= c.clock_step;
+  const double ci_width = resolution_limited ? c.clock_step / *s.min : *floor_ci.relative_width();
   if (ci_width > kNoisyMinCiWidth) {
     return {stability::unstable,
-            fmt::format("the minimum's 95% interval (Robson-Whitlock) is {} of it wide, more "
-                        "than {}",
+            fmt::format("the minimum's 95% interval ({}) is {} of it wide, more than {}",
+                        resolution_limited ? "one clock step" : "Robson-Whitlock",
                         percent(ci_width), percent(kNoisyMinCiWidth)),
             fmt::format("take more samples (--samples auto --target {}) and rerun when the host "
                         "is quieter",
@@ -511,9 +516,9 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
   if (ci_width > kStableMinCiWidth) {
     return {
         stability::noisy,
-        fmt::format("the minimum's 95% interval (Robson-Whitlock) is {} of it wide, more "
-                    "than {}",
-                    percent(ci_width), percent(kStableMinCiWidth)),
+        fmt::format("the minimum's 95% interval ({}) is {} of it wide, more than {}",
+                    resolution_limited ? "one clock step" : "Robson-Whitlock", percent(ci_width),
+                    percent(kStableMinCiWidth)),
         fmt::format("take more samples (--samples auto --target {})", percent(kStableMinCiWidth))};
   }
   const double bulk = (*s.p95 - *s.min) / *s.min;
@@ -523,8 +528,10 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
             "read the minimum, not the mean: the upper tail carries host noise"};
   }
   const std::string floor_text =
-      ci_width == 0 ? std::string("the minimum repeats (its 95% interval has zero width)")
-                    : fmt::format("the minimum's 95% interval is {} of it wide", percent(ci_width));
+      floor_ci.width() == 0 ? std::string("the minimum repeats (its 95% interval has zero width)")
+      : resolution_limited
+          ? fmt::format("the minimum is known to one clock step ({} of it)", percent(ci_width))
+          : fmt::format("the minimum's 95% interval is {} of it wide", percent(ci_width));
   return {stability::stable,
           fmt::format("{} and 95% of the samples lie within {} of it", floor_text, percent(bulk)),
           "none needed"};

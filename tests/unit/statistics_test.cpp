@@ -456,6 +456,28 @@ TEST(statistics_verdict, width_of_the_minimums_interval_decides) {
       << noisy.reason;
 }
 
+TEST(statistics_verdict, a_floor_resolved_to_one_clock_step_is_judged_by_that_step) {
+  // 20 samples one 26-tick step apart from 1e5 up, scrambled: the two fastest are one step apart,
+  // which is the clock's quantum, so Robson-Whitlock's 19 gaps (0.49%) say nothing about the
+  // floor; it is known to one step, 0.026%.
+  std::vector<double> v;
+  for (std::size_t i = 0; i < 20; ++i)
+    v.push_back(1e5 + 26.0 * static_cast<double>(i * 9 % 20));
+  const phase_statistics s = summarize(v);
+  ASSERT_TRUE(s.min_gap);
+  EXPECT_DOUBLE_EQ(*s.min_gap, 26.0);
+  const verdict resolved = judge(s, all_clean(s, 26));
+  EXPECT_EQ(resolved.level, stability::stable) << resolved.reason;
+  EXPECT_NE(resolved.reason.find("known to one clock step (0.026% of it)"), std::string::npos)
+      << resolved.reason;
+  // On a clock twice as fine the gap is two steps: the density, not the clock, made it, and
+  // Robson-Whitlock decides.
+  const verdict extrapolated = judge(s, all_clean(s, 13));
+  EXPECT_EQ(extrapolated.level, stability::noisy);
+  EXPECT_NE(extrapolated.reason.find("(Robson-Whitlock) is 0.494% of it wide"), std::string::npos)
+      << extrapolated.reason;
+}
+
 TEST(statistics_verdict, marked_drift_is_noisy) {
   std::vector<double> v = {1e6};
   for (int i = 0; i < 19; ++i)

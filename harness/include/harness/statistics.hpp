@@ -119,6 +119,7 @@ struct phase_statistics {
   std::optional<double> p95;             // 95th percentile, type 7 (n >= 1)
   std::optional<estimate> median_ci;     // 95% distribution-free order-statistic interval (n >= 6)
   std::optional<estimate> min_ci;        // 95% Robson-Whitlock interval for the floor (n >= 2)
+  std::optional<double> min_gap;         // second smallest - smallest value (n >= 2)
   outlier_counts outliers;               // Tukey fences at 1.5 and 3 IQR (all 0 when n == 0)
   std::optional<drift_test> drift;       // n >= 3 and the values are not all equal
 };
@@ -194,8 +195,10 @@ struct verdict {
 // a spread within kStableSpreadSteps clock steps -> stable; a minimum at or below 0 -> unstable;
 // the minimum's interval wider than kNoisyMinCiWidth -> unstable; too many disturbed samples, a
 // marked drift, the minimum's interval wider than kStableMinCiWidth, or a bulk spread over
-// kStableBulkSpread -> noisy; else stable. Counts that do not fit the statistics (more clean
-// samples than samples) are a bug: it aborts.
+// kStableBulkSpread -> noisy; else stable. The minimum's interval is Robson-Whitlock's, except
+// when its two fastest samples lie within one clock step: that gap is the clock's quantum, not the
+// density's, so the floor is known to one step and the interval is taken as one step wide.
+// Counts that do not fit the statistics (more clean samples than samples) are a bug: it aborts.
 verdict judge(const phase_statistics& all_samples, const disturbance_counts& counts);
 
 // ---- `--samples auto` --------------------------------------------------------------------------
