@@ -491,7 +491,8 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
   // Robson-Whitlock extrapolates 19 gaps below the minimum, assuming a continuous density near the
   // floor. When the two fastest samples lie within one clock step, the gap is the clock's
   // quantum, not the density's: the floor is then known to one step, and that is its width.
-  const bool resolution_limited = c.clock_step > 0 && *s.min_gap <= c.clock_step;
+  // (Ties at the minimum give Robson-Whitlock a zero width already: nothing to replace.)
+  const bool resolution_limited = c.clock_step > 0 && *s.min_gap > 0 && *s.min_gap <= c.clock_step;
   const double ci_width = resolution_limited ? c.clock_step / *s.min : *floor_ci.relative_width();
   if (ci_width > kNoisyMinCiWidth) {
     return {stability::unstable,

@@ -196,8 +196,9 @@ struct verdict {
 // the minimum's interval wider than kNoisyMinCiWidth -> unstable; too many disturbed samples, a
 // marked drift, the minimum's interval wider than kStableMinCiWidth, or a bulk spread over
 // kStableBulkSpread -> noisy; else stable. The minimum's interval is Robson-Whitlock's, except
-// when its two fastest samples lie within one clock step: that gap is the clock's quantum, not the
-// density's, so the floor is known to one step and the interval is taken as one step wide.
+// when its two fastest samples differ by more than zero and at most one clock step: that gap is
+// the clock's quantum, not the density's, so the floor is known to one step and the interval is
+// taken as one step wide.
 // Counts that do not fit the statistics (more clean samples than samples) are a bug: it aborts.
 verdict judge(const phase_statistics& all_samples, const disturbance_counts& counts);
 
