@@ -29,7 +29,8 @@ log() { printf 'windows-deps: %s\n' "$*"; }
 
 # --- 1. Debian packages ------------------------------------------------------------------------
 packages=(g++-mingw-w64-x86-64-posix wine wine64 cmake ninja-build googletest libcli11-dev
-          libspdlog-dev libfmt-dev nlohmann-json3-dev)
+          libspdlog-dev libfmt-dev nlohmann-json3-dev
+          patch xz-utils)  # patch and xz unpack and patch the Google Benchmark source package
 missing=()
 for p in "${packages[@]}"; do
   if [[ $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) != "install ok installed" ]]; then
