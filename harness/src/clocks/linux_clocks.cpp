@@ -28,36 +28,8 @@ std::uint64_t to_ns(const timespec& ts) noexcept {
          static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-// What every source below shares; subclasses give now() and the declared resolution.
-class linux_clock : public clock_source {
- public:
-  linux_clock(std::string_view name, std::string_view description, clock_kind kind, bool monotonic,
-              double ticks_per_second)
-      : name_(name),
-        description_(description),
-        kind_(kind),
-        monotonic_(monotonic),
-        ticks_per_second_(ticks_per_second) {}
-
-  std::string_view name() const noexcept override { return name_; }
-  std::string_view description() const noexcept override { return description_; }
-  clock_kind kind() const noexcept override { return kind_; }
-  bool is_monotonic() const noexcept override { return monotonic_; }
-  double ticks_per_second() const noexcept override { return ticks_per_second_; }
-  bool available() const noexcept override { return unavailable_reason_.empty(); }
-  std::string unavailable_reason() const override { return unavailable_reason_; }
-
- protected:
-  void set_unavailable(std::string reason) { unavailable_reason_ = std::move(reason); }
-
- private:
-  std::string_view name_;
-  std::string_view description_;
-  clock_kind kind_;
-  bool monotonic_;
-  double ticks_per_second_;
-  std::string unavailable_reason_;
-};
+// The Linux sources give now() and the declared resolution over the shared base.
+using linux_clock = basic_clock;
 
 class posix_clock final : public linux_clock {
  public:

@@ -65,40 +65,21 @@ std::optional<double> timer_interval() {
   return increment / kFiletimeTicksPerSecond;
 }
 
-// What every source below shares; subclasses give now().
-class windows_clock : public clock_source {
+// The Windows sources: the shared base plus the resolution Windows declares; subclasses give now().
+class windows_clock : public basic_clock {
  public:
   windows_clock(std::string_view name, std::string_view description, clock_kind kind,
                 bool monotonic, double ticks_per_second, std::optional<double> resolution)
-      : name_(name),
-        description_(description),
-        kind_(kind),
-        monotonic_(monotonic),
-        ticks_per_second_(ticks_per_second),
+      : basic_clock(name, description, kind, monotonic, ticks_per_second),
         resolution_(resolution) {}
 
-  std::string_view name() const noexcept override { return name_; }
-  std::string_view description() const noexcept override { return description_; }
-  clock_kind kind() const noexcept override { return kind_; }
-  bool is_monotonic() const noexcept override { return monotonic_; }
-  double ticks_per_second() const noexcept override { return ticks_per_second_; }
   std::optional<double> declared_resolution() const noexcept override { return resolution_; }
-  bool available() const noexcept override { return unavailable_reason_.empty(); }
-  std::string unavailable_reason() const override { return unavailable_reason_; }
 
  protected:
-  void set_unavailable(std::string reason) { unavailable_reason_ = std::move(reason); }
-  void set_ticks_per_second(double tps) { ticks_per_second_ = tps; }
   void set_resolution(std::optional<double> resolution) { resolution_ = resolution; }
 
  private:
-  std::string_view name_;
-  std::string_view description_;
-  clock_kind kind_;
-  bool monotonic_;
-  double ticks_per_second_;
   std::optional<double> resolution_;
-  std::string unavailable_reason_;
 };
 
 class qpc_clock final : public windows_clock {
