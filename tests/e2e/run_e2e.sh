@@ -148,6 +148,7 @@ need = {"load", "steal", "governor", "turbo", "smt", "isolation", "irqs", "hyper
         "aslr", "perf_event_paranoid", "priority", "harness_build", "benchmark_build"}
 missing = need - ids
 assert not missing, missing
+assert d["system"] == "linux", d["system"]
 for c in d["checks"]:
     assert c["status"] in ("ok", "warn", "unknown"), c
 ' "$work/out"; then pass; else fail "doctor-json: checks missing or malformed"; fi

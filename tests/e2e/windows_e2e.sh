@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end test of the Windows `harness.exe`, run under Wine (or natively with HARNESS_WINE=""):
 # a tiny run whose report must show the pinning applied and read back and both phases sampled with
-# a QPC or TSC clock, and `harness clocks` listing QueryPerformanceCounter as available and every
-# unavailable source with its reason. No check here asserts a time or a noise level.
+# a QPC or TSC clock, `harness clocks` listing QueryPerformanceCounter as available and every
+# unavailable source with its reason, and `harness doctor` reading the Win32 facts back (affinity
+# mask, priority class, power plan or the error that kept it unread). No check here asserts a time
+# or a noise level.
 #
 # Usage: windows_e2e.sh PATH/TO/harness.exe
 set -u
@@ -69,6 +71,40 @@ if run clocks clocks; then
   while read -r source reason; do
     if [ -n "$reason" ]; then pass; else fail "clocks: $source is unavailable without a reason"; fi
   done <"$work/unavailable"
+fi
+
+# The doctor on Windows: Win32 facts read back, "unknown" with a reason for the rest. Under Wine
+# PowerGetActiveScheme is not implemented, so the power plan may be unknown with its error.
+if run doctor doctor; then
+  contains doctor "^ok +Affinity mask: the process may run on CPUs [0-9,-]+ \(mask 0x[0-9a-f]+\) .*GetProcessAffinityMask"
+  contains doctor "^(ok|warn) +Right to raise priority: process at [A-Z_]+_PRIORITY_CLASS, thread at THREAD_PRIORITY_[A-Z_]+ "
+  contains doctor "^(ok|warn|unknown) +Power plan: (active power plan '.*' \{[0-9a-f-]+\}|PowerGetActiveScheme failed: .*\(error [0-9]+\))"
+  contains doctor "^(ok|warn) +Load on each CPU: busy over [0-9.]+ s \(NtQuerySystemInformation\)"
+  contains doctor "^unknown +Steal time .*: not read on Windows: "
+  contains doctor "^summary: [0-9]+ ok, [0-9]+ warn, [0-9]+ unknown$"
+fi
+if run doctor-json doctor --json; then
+  if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["system"] == "windows", d["system"]
+checks = {c["id"]: c for c in d["checks"]}
+for need in ("load", "power_plan", "smt", "hypervisor", "tsc", "priority", "affinity"):
+    assert need in checks, need
+for c in checks.values():
+    assert c["status"] in ("ok", "warn", "unknown"), c
+    assert c["fact"], c
+assert checks["affinity"]["status"] == "ok", checks["affinity"]
+assert d["cpu"] in d["allowed_cpus"], d
+' "$work/out"; then pass; else
+    fail "doctor-json: not the Windows checks"
+    show out
+  fi
+fi
+# --root runs the Linux checks over a tree, on Windows too.
+data=$(cd "$(dirname "$0")/../data/doctor" && pwd)
+if run doctor-root doctor --root "$data/tuned"; then
+  contains doctor-root "^ok +CPU frequency governor: CPU [0-9]+: governor performance"
 fi
 
 echo "$passed passed, $failed failed"

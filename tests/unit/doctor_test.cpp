@@ -216,7 +216,7 @@ TEST(SelectDefaultCpu, EmptyMaskIsABug) {
 // ---- whole trees ----
 
 TEST(DoctorTree, TunedMachineIsOkEverywhere) {
-  const auto report = run_doctor(options_for(data_dir() / "tuned"));
+  const auto report = run_tree_doctor(options_for(data_dir() / "tuned"));
   EXPECT_EQ(report.cpu, 3);
   EXPECT_THAT(report.allowed, ElementsAre(0, 1, 2, 3));
   EXPECT_DOUBLE_EQ(report.load.at(0), 0.5);
@@ -241,7 +241,7 @@ TEST(DoctorTree, TunedMachineIsOkEverywhere) {
 }
 
 TEST(DoctorTree, NoisyMachineWarnsEverywhere) {
-  const auto report = run_doctor(options_for(data_dir() / "noisy"));
+  const auto report = run_tree_doctor(options_for(data_dir() / "noisy"));
   // CPU 0 and 3 were idle; CPU 0 counts busier for housekeeping.
   EXPECT_EQ(report.cpu, 3);
   const auto checks = by_id(report);
@@ -274,7 +274,7 @@ TEST(DoctorTree, NoisyMachineWarnsEverywhere) {
 TEST(DoctorTree, BusyChosenCpuWarns) {
   auto options = options_for(data_dir() / "noisy");
   options.cpu = 1;
-  const auto report = run_doctor(options);
+  const auto report = run_tree_doctor(options);
   EXPECT_EQ(report.cpu, 1);
   EXPECT_EQ(report.cpu_reason, "chosen by the user");
   const auto load = by_id(report).at("load");
@@ -285,7 +285,7 @@ TEST(DoctorTree, BusyChosenCpuWarns) {
 
 TEST(DoctorTree, EmptyRootIsUnknownNamingThePath) {
   const auto root = data_dir() / "empty";
-  const auto report = run_doctor(options_for(root));
+  const auto report = run_tree_doctor(options_for(root));
   EXPECT_EQ(report.cpu, 0);
   EXPECT_THAT(report.cpu_reason, HasSubstr("CPU 0 assumed"));
   EXPECT_THAT(report.load, IsEmpty());
@@ -304,7 +304,7 @@ TEST(DoctorTree, RealSamplerSleepsTheWindowAndReadsTwice) {
   auto options = options_for(data_dir() / "tuned");
   options.sampler = sleeping_stat_sampler(
       std::chrono::milliseconds(200), [&](std::chrono::milliseconds d) { sleeps.push_back(d); });
-  const auto report = run_doctor(options);
+  const auto report = run_tree_doctor(options);
   EXPECT_THAT(sleeps, ElementsAre(std::chrono::milliseconds(200)));
   // Both readings are the same file: no tick elapsed, so no load and the highest allowed CPU.
   EXPECT_THAT(report.load, IsEmpty());
@@ -317,13 +317,13 @@ TEST(DoctorTree, BadCpuIsAUsageError) {
   auto options = options_for(data_dir() / "tuned");
   options.cpu = 9;
   try {
-    run_doctor(options);
+    run_tree_doctor(options);
     FAIL() << "no usage_error";
   } catch (const usage_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("--cpu 9: not an online CPU; online CPUs are 0-3"));
   }
   options.cpu = -1;
-  EXPECT_THROW(run_doctor(options), usage_error);
+  EXPECT_THROW(run_tree_doctor(options), usage_error);
 }
 
 // ---- single checks on small trees ----
@@ -479,7 +479,7 @@ TEST(DoctorBuild, LinkedBenchmarkReportsItsBuildType) {
 TEST(DoctorOutput, SummaryCountsAndNamesWarnings) {
   auto options = options_for(data_dir() / "noisy");
   options.harness_build = {false, true, "Debug"};
-  const auto summary = summarize(run_doctor(options));
+  const auto summary = summarize(run_tree_doctor(options));
   EXPECT_EQ(summary.cpu, 3);
   EXPECT_EQ(summary.ok, 2);  // load on CPU 3, Google Benchmark build
   EXPECT_EQ(summary.warn, 12);
@@ -492,7 +492,7 @@ TEST(DoctorOutput, SummaryCountsAndNamesWarnings) {
 }
 
 TEST(DoctorOutput, TextHasOneLinePerCheck) {
-  const auto report = run_doctor(options_for(data_dir() / "empty"));
+  const auto report = run_tree_doctor(options_for(data_dir() / "empty"));
   std::ostringstream out;
   write_text(out, report);
   const std::string text = out.str();
@@ -503,7 +503,7 @@ TEST(DoctorOutput, TextHasOneLinePerCheck) {
 }
 
 TEST(DoctorOutput, JsonCarriesEveryCheck) {
-  const auto report = run_doctor(options_for(data_dir() / "tuned"));
+  const auto report = run_tree_doctor(options_for(data_dir() / "tuned"));
   const auto json = nlohmann::json::parse(to_json_text(report));
   EXPECT_EQ(json.at("cpu"), 3);
   EXPECT_EQ(json.at("allowed_cpus"), nlohmann::json({0, 1, 2, 3}));

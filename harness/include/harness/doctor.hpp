@@ -1,10 +1,12 @@
 // harness doctor: is this machine fit to measure on?
 //
-// Each check reads what the operating system exposes (under /proc and /sys on Linux) and says ok,
-// warn or unknown, the fact it read and what to change. Everything is read below a root path, so
-// tests point the checks at a fake tree; a missing file (container, VM, other OS) gives "unknown"
-// naming the path, never a guess. Load and steal are compared between two /proc/stat readings
-// taken by an injectable sampler, so tests never sleep.
+// Each check reads what the operating system exposes and says ok, warn or unknown, the fact it
+// read and what to change. On Linux the checks read /proc and /sys below a root path, so tests
+// point them at a fake tree; a missing file (container, VM, other OS) gives "unknown" naming the
+// path, never a guess. Load and steal are compared between two /proc/stat readings taken by an
+// injectable sampler, so tests never sleep. On Windows the doctor asks Win32 instead (affinity
+// mask, priority class and the right to raise it, power plan, per-CPU load, cores) and says
+// "unknown" for what Windows does not expose.
 // Caveats: /proc/stat counts in USER_HZ ticks (10 ms), so a 200 ms window resolves load and
 // steal only to about 5% of one CPU; the facts are those of the moment the doctor ran.
 #pragma once
@@ -81,12 +83,13 @@ build_info harness_build_info();
 std::optional<std::string> benchmark_library_build_type();
 
 struct doctor_options {
+  // Linux checks: the directory holding proc/ and sys/.
   std::filesystem::path root = "/";
   // The CPU to check; nullopt chooses with select_default_cpu.
   std::optional<int> cpu;
   // The affinity mask; nullopt reads Cpus_allowed_list from <root>/proc/self/status.
   std::optional<std::vector<int>> allowed;
-  // Empty: sleeping_stat_sampler(kLoadWindow).
+  // Linux checks; empty: sleeping_stat_sampler(kLoadWindow).
   stat_sampler sampler;
   build_info harness_build = harness_build_info();
   // Empty: benchmark_library_build_type().
@@ -94,8 +97,9 @@ struct doctor_options {
 };
 
 struct doctor_report {
-  std::filesystem::path root;
-  int cpu = -1;  // the CPU the checks looked at
+  std::string system;          // where the facts came from: "linux" (files below root) or "windows"
+  std::filesystem::path root;  // the Linux checks' root; empty for the Windows checks
+  int cpu = -1;                // the CPU the checks looked at
   std::string cpu_reason;
   std::vector<int> allowed;  // the affinity mask used to choose, empty when unknown
   double window_seconds = 0.0;
@@ -103,8 +107,14 @@ struct doctor_report {
   std::vector<check_result> checks;
 };
 
-// Runs every check. Throws harness::usage_error when options.cpu is negative or not an online CPU.
+// Runs every check of the platform the harness was built for: run_tree_doctor on Linux, the
+// Win32 checks on Windows (which use neither options.root nor options.sampler). Throws
+// harness::usage_error when options.cpu is negative or not an online CPU.
 doctor_report run_doctor(const doctor_options& options = {});
+
+// Runs the Linux checks over the proc/ and sys/ tree below options.root, on any platform: tests
+// use fake trees, and `harness doctor --root DIR` reads a tree copied from another machine.
+doctor_report run_tree_doctor(const doctor_options& options);
 
 // The doctor's verdict in a few fields, for every run's report.
 struct doctor_summary {

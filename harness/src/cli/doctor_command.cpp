@@ -2,8 +2,8 @@
 //
 // Prints one line per check (or a JSON document with --json). The checks never fail the command:
 // warnings are facts about the machine, so the exit code is 0 unless the command line was wrong.
-// --root points the checks at another tree holding proc/ and sys/ (for tests and for inspecting a
-// copy taken elsewhere).
+// --root runs the Linux checks over another tree holding proc/ and sys/ (for tests and for
+// inspecting a copy taken elsewhere), on any platform; without it the platform's own checks run.
 #include <CLI/CLI.hpp>
 
 #include <memory>
@@ -20,6 +20,7 @@ void add_doctor_command(CLI::App& root, context& ctx) {
     int cpu = -1;
     std::string root = "/";
     CLI::Option* cpu_option = nullptr;
+    CLI::Option* root_option = nullptr;
   };
   auto flags = std::make_shared<doctor_flags>();
   CLI::App* cmd = root.add_subcommand(
@@ -30,15 +31,17 @@ void add_doctor_command(CLI::App& root, context& ctx) {
   cmd->add_flag("--json", flags->json, "Print the report as JSON");
   flags->cpu_option = cmd->add_option(
       "--cpu", flags->cpu, "CPU to check (default: the least-loaded allowed CPU, avoiding CPU 0)");
-  cmd->add_option("--root", flags->root,
-                  "Read proc/ and sys/ below this directory instead of / (for tests)")
-      ->capture_default_str();
+  flags->root_option =
+      cmd->add_option("--root", flags->root,
+                      "Run the Linux checks over proc/ and sys/ below this directory (for tests, "
+                      "or a copy of another machine's; on Windows too)");
   cmd->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
       doctor::doctor_options options;
       options.root = flags->root;
       if (flags->cpu_option->count() > 0) options.cpu = flags->cpu;
-      const auto report = doctor::run_doctor(options);
+      const auto report = flags->root_option->count() > 0 ? doctor::run_tree_doctor(options)
+                                                          : doctor::run_doctor(options);
       if (flags->json) {
         ctx.out << doctor::to_json_text(report) << '\n';
       } else {

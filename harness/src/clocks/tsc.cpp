@@ -133,7 +133,11 @@ tsc_features detect_tsc_features() {
     vendor[8 + i] = static_cast<char>(leaf0[2] >> (8 * i));
   }
   f.vendor = vendor;
-  if (leaf0[0] >= 1) f.tsc = bit(cpuid(1)[3], 4);
+  if (leaf0[0] >= 1) {
+    const auto leaf1 = cpuid(1);
+    f.tsc = bit(leaf1[3], 4);
+    f.hypervisor = bit(leaf1[2], 31);
+  }
   const std::uint32_t max_ext = cpuid(0x80000000U)[0];
   if (max_ext >= 0x80000001U) f.rdtscp = bit(cpuid(0x80000001U)[3], 27);
   if (max_ext >= 0x80000007U) f.invariant = bit(cpuid(0x80000007U)[3], 8);

@@ -27,6 +27,7 @@ struct tsc_features {
   bool x86_64 = false;              // compiled for x86-64 at all
   std::string vendor;               // cpuid leaf 0 vendor string, e.g. "AuthenticAMD"
   bool tsc = false;                 // leaf 1 EDX bit 4
+  bool hypervisor = false;          // leaf 1 ECX bit 31: a hypervisor runs this CPU
   bool invariant = false;           // leaf 0x80000007 EDX bit 8: constant rate in every P/C-state
   bool rdtscp = false;              // leaf 0x80000001 EDX bit 27
   bool lfence_serializing = false;  // LFENCE waits for all earlier instructions (see lfence_basis)

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "doctor/probe.hpp"
 #include "harness/doctor.hpp"
@@ -37,10 +39,20 @@ inline constexpr int kPerfParanoidUserCounting = 2;
 // ADDR_NO_RANDOMIZE in /proc/<pid>/personality (setarch -R).
 inline constexpr unsigned long kAddrNoRandomize = 0x0040000;
 
+// Throws harness::usage_error when the user's CPU is negative or not one of `online` (an empty
+// `online` is unknown and accepts any CPU of 0 or more).
+void validate_cpu(std::optional<int> cpu, const std::vector<int>& online);
+
 // Frequency scaling and hardware.
 check_result check_governor(const system_probe& probe, int cpu);
 check_result check_turbo(const system_probe& probe);
 check_result check_smt(const system_probe& probe, int cpu, const load_sample& load);
+// The SMT verdict from the siblings of `cpu` (without `cpu` itself) however a platform listed
+// them: `listing` says how (for the fact), `load_source` where the load came from, `remedy` what
+// to do when a sibling is busy.
+check_result judge_smt_siblings(int cpu, const std::vector<int>& siblings, std::string_view listing,
+                                const load_sample& load, std::string_view load_source,
+                                std::string_view remedy);
 check_result check_isolation(const system_probe& probe, int cpu);
 check_result check_irqs(const system_probe& probe, int cpu);
 // Load and virtualisation.

@@ -100,23 +100,13 @@ check_result check_turbo(const system_probe& probe) {
   return r;
 }
 
-check_result check_smt(const system_probe& probe, int cpu, const load_sample& load) {
+check_result judge_smt_siblings(int cpu, const std::vector<int>& siblings, std::string_view listing,
+                                const load_sample& load, std::string_view load_source,
+                                std::string_view remedy) {
   check_result r{"smt", "SMT sibling", status::unknown, {}, {}};
-  const std::string file = cpu_dir(cpu) + "/topology/thread_siblings_list";
-  const auto text = probe.read_trimmed(file);
-  if (!text) {
-    r.fact = fmt::format("{} is missing", probe.path(file));
-    return r;
-  }
-  const auto siblings_list = parse_cpu_list(*text);
-  if (!siblings_list) {
-    r.fact = fmt::format("{} = '{}' is not a CPU list", probe.path(file), *text);
-    return r;
-  }
-  const auto siblings = without(*siblings_list, cpu);
   if (siblings.empty()) {
     r.state = status::ok;
-    r.fact = fmt::format("CPU {} has no SMT sibling (thread_siblings_list = {})", cpu, *text);
+    r.fact = fmt::format("CPU {} has no SMT sibling ({})", cpu, listing);
     return r;
   }
   std::vector<std::string> loads;
@@ -125,7 +115,8 @@ check_result check_smt(const system_probe& probe, int cpu, const load_sample& lo
     const auto found = load.busy.find(s);
     if (found == load.busy.end()) {
       r.fact = fmt::format("CPU {} shares its core with CPU {}, whose load is unknown ({})", cpu, s,
-                           load.unknown_reason.empty() ? "not in /proc/stat" : load.unknown_reason);
+                           load.unknown_reason.empty() ? fmt::format("not in {}", load_source)
+                                                       : load.unknown_reason);
       return r;
     }
     loads.push_back(fmt::format("CPU {} {:.1f}%", s, found->second * 100.0));
@@ -140,12 +131,26 @@ check_result check_smt(const system_probe& probe, int cpu, const load_sample& lo
         "keep CPU {} idle while measuring: it shares the core's pipelines and caches", others);
   } else {
     r.state = status::warn;
-    r.recommendation = fmt::format(
-        "work on CPU {} competes for the core: move it away (taskset) or turn SMT off: echo off | "
-        "sudo tee /sys/devices/system/cpu/smt/control",
-        platform::format_cpu_list(busy));
+    r.recommendation = fmt::format("work on CPU {} competes for the core: {}",
+                                   platform::format_cpu_list(busy), remedy);
   }
   return r;
+}
+
+check_result check_smt(const system_probe& probe, int cpu, const load_sample& load) {
+  const std::string file = cpu_dir(cpu) + "/topology/thread_siblings_list";
+  const auto text = probe.read_trimmed(file);
+  const auto siblings_list = text ? parse_cpu_list(*text) : std::nullopt;
+  if (!siblings_list) {
+    check_result r{"smt", "SMT sibling", status::unknown, {}, {}};
+    r.fact = text ? fmt::format("{} = '{}' is not a CPU list", probe.path(file), *text)
+                  : fmt::format("{} is missing", probe.path(file));
+    return r;
+  }
+  return judge_smt_siblings(cpu, without(*siblings_list, cpu),
+                            fmt::format("thread_siblings_list = {}", *text), load, "/proc/stat",
+                            "move it away (taskset) or turn SMT off: echo off | sudo tee "
+                            "/sys/devices/system/cpu/smt/control");
 }
 
 check_result check_isolation(const system_probe& probe, int cpu) {

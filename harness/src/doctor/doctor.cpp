@@ -1,4 +1,4 @@
-// Running every doctor check, summarising the verdict, and the report for people.
+// Running the Linux doctor checks over a tree, summarising the verdict, and the report for people.
 //
 // The CPU the checks look at is the user's, or select_default_cpu's choice from the same load
 // window the load and steal checks use, so the report's CPU and its load figures agree.
@@ -40,22 +40,28 @@ std::optional<std::vector<int>> read_allowed(const detail::system_probe& probe) 
 
 }  // namespace
 
-doctor_report run_doctor(const doctor_options& options) {
+namespace detail {
+
+void validate_cpu(std::optional<int> cpu, const std::vector<int>& online) {
+  if (!cpu) return;
+  if (*cpu < 0) throw usage_error(fmt::format("--cpu {}: a CPU number is 0 or more", *cpu));
+  if (!online.empty() && !contains(online, *cpu)) {
+    throw usage_error(fmt::format("--cpu {}: not an online CPU; online CPUs are {}", *cpu,
+                                  platform::format_cpu_list(online)));
+  }
+}
+
+}  // namespace detail
+
+doctor_report run_tree_doctor(const doctor_options& options) {
   const detail::system_probe probe(options.root);
   doctor_report report;
+  report.system = "linux";
   report.root = options.root;
 
   const auto online_text = probe.read_trimmed("sys/devices/system/cpu/online");
   const auto online = online_text ? detail::parse_cpu_list(*online_text) : std::nullopt;
-  if (options.cpu) {
-    if (*options.cpu < 0) {
-      throw usage_error(fmt::format("--cpu {}: a CPU number is 0 or more", *options.cpu));
-    }
-    if (online && !online->empty() && !detail::contains(*online, *options.cpu)) {
-      throw usage_error(fmt::format("--cpu {}: not an online CPU; online CPUs are {}", *options.cpu,
-                                    platform::format_cpu_list(*online)));
-    }
-  }
+  detail::validate_cpu(options.cpu, online.value_or(std::vector<int>{}));
 
   if (options.allowed && !options.allowed->empty()) {
     report.allowed = *options.allowed;

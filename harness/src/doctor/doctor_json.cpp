@@ -29,7 +29,8 @@ nlohmann::json to_json(const doctor_report& report) {
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& check : report.checks)
     checks.push_back(to_json(check));
-  return {{"root", report.root.string()},
+  return {{"system", report.system},
+          {"root", report.root.string()},
           {"cpu", report.cpu},
           {"cpu_reason", report.cpu_reason},
           {"allowed_cpus", report.allowed},
