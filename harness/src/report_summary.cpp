@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -46,6 +47,20 @@ std::string spread_sentence(const std::string& name, const phase_analysis& base,
   }
   return fmt::format("{}: preparation changed the spread from {} to {}", name,
                      spread_text(change->baseline_percent), spread_text(change->prepared_percent));
+}
+
+// Empty unless the reference loop ran slower by more than `factor` in one whole phase.
+std::string speed_sentence(const phase_result& base, const phase_result& prep, double factor) {
+  const auto speed = compare_host_speed(base, prep);
+  if (!speed || speed->ratio <= factor) return {};
+  return fmt::format(
+      "; but the CPU ran the reference loop {:.2f}x slower in the {} phase (best {} ticks) than "
+      "in the {} phase ({} ticks): a slowed host or a lower clock for that whole phase, so the "
+      "two phases' figures do not compare directly",
+      speed->ratio, speed->baseline_slower ? "baseline" : "prepared",
+      speed->baseline_slower ? speed->baseline_best : speed->prepared_best,
+      speed->baseline_slower ? "prepared" : "baseline",
+      speed->baseline_slower ? speed->prepared_best : speed->baseline_best);
 }
 
 }  // namespace
@@ -112,8 +127,11 @@ std::vector<workload_summary> summarize_report(const run_report& report, bool un
           row.has_verdict ? std::string(stats::to_string(a.verdict.level)) : std::string("-")};
       w.rows.push_back(std::move(row));
     }
-    if (base != nullptr && prep != nullptr)
-      w.spread_sentence = spread_sentence(r.name, *base, *prep);
+    if (base != nullptr && prep != nullptr) {
+      w.spread_sentence =
+          spread_sentence(r.name, *base, *prep) +
+          speed_sentence(*r.baseline, *r.prepared, report.options.tuning.host_slowdown_factor);
+    }
   }
   return out;
 }
@@ -141,6 +159,18 @@ std::optional<spread_change> compare_spread(const stats::phase_statistics& basel
   if (c.prepared_percent > 0 && c.baseline_percent > 0) {
     c.factor = c.baseline_percent / c.prepared_percent;
   }
+  return c;
+}
+
+std::optional<host_speed_change> compare_host_speed(const phase_result& baseline,
+                                                    const phase_result& prepared) {
+  if (baseline.reference_best == 0 || prepared.reference_best == 0) return std::nullopt;
+  host_speed_change c;
+  c.baseline_best = baseline.reference_best;
+  c.prepared_best = prepared.reference_best;
+  c.baseline_slower = c.baseline_best > c.prepared_best;
+  c.ratio = static_cast<double>(std::max(c.baseline_best, c.prepared_best)) /
+            static_cast<double>(std::min(c.baseline_best, c.prepared_best));
   return c;
 }
 

@@ -51,7 +51,9 @@ struct workload_summary {
   const workload_result* result = nullptr;
   std::vector<summary_row> rows;
   std::vector<phase_analysis> analyses;  // parallel to rows
-  std::string spread_sentence;           // empty unless both baseline and prepared ran
+  // The spread comparison, with a warning when one whole phase ran slower; empty unless both
+  // baseline and prepared ran.
+  std::string spread_sentence;
 };
 
 // Analyses every phase of every workload once.

@@ -25,5 +25,24 @@ TEST(CompareSpread, NarrowingFactorAndUndefinedCases) {
   EXPECT_FALSE(compare_spread(base, prep).has_value());
 }
 
+TEST(CompareHostSpeed, RatioOfTheSlowerPhaseAndWhichOneItWas) {
+  phase_result base, prep;
+  base.reference_best = 4500;
+  prep.reference_best = 3000;
+  auto c = compare_host_speed(base, prep);
+  ASSERT_TRUE(c);
+  EXPECT_DOUBLE_EQ(c->ratio, 1.5);
+  EXPECT_TRUE(c->baseline_slower);
+  EXPECT_EQ(c->baseline_best, 4500u);
+  EXPECT_EQ(c->prepared_best, 3000u);
+  prep.reference_best = 9000;  // the prepared phase ran on the slowed host
+  c = compare_host_speed(base, prep);
+  ASSERT_TRUE(c);
+  EXPECT_DOUBLE_EQ(c->ratio, 2.0);
+  EXPECT_FALSE(c->baseline_slower);
+  base.reference_best = 0;  // no reference run in the baseline: nothing to compare
+  EXPECT_FALSE(compare_host_speed(base, prep).has_value());
+}
+
 }  // namespace
 }  // namespace harness

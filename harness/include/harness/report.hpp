@@ -86,6 +86,19 @@ struct spread_change {
 std::optional<spread_change> compare_spread(const stats::phase_statistics& baseline,
                                             const stats::phase_statistics& prepared);
 
+// How fast the CPU ran the reference loop in the baseline and in the prepared phase. A host that
+// ran the guest slower (or a lower clock) for a whole phase leaves no faster sample within that
+// phase to flag, but shows against the other phase.
+struct host_speed_change {
+  std::uint64_t baseline_best = 0;  // fastest reference run, ticks
+  std::uint64_t prepared_best = 0;
+  double ratio = 1;              // the slower phase's best / the faster phase's best, >= 1
+  bool baseline_slower = false;  // which phase was the slower one
+};
+// nullopt when either phase ran no reference loop.
+std::optional<host_speed_change> compare_host_speed(const phase_result& baseline,
+                                                    const phase_result& prepared);
+
 // The phase's name in machine-readable reports (JSON, CSV, --line): "first", "baseline",
 // "prepared". (to_string(phase_kind) is for people: "first call".)
 std::string_view phase_id(phase_kind kind) noexcept;
