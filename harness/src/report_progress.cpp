@@ -1,4 +1,4 @@
-// The progress line: runner's phase messages rewritten in place on a terminal.
+// The progress line: the runner's phase messages and progress rewritten in place on a terminal.
 #include "report_progress.hpp"
 
 #include <fmt/format.h>
@@ -38,12 +38,35 @@ void progress_sink::sink_it_(const spdlog::details::log_msg& msg) {
     next_->log(msg);
     return;
   }
-  if (!enabled_ || msg.level != spdlog::level::info) return;
-  std::string line = prefix_ + std::string(msg.payload.data(), msg.payload.size()) + " ...";
+  if (msg.level != spdlog::level::info) return;
+  show_unlocked(std::string_view(msg.payload.data(), msg.payload.size()));
+}
+
+void progress_sink::show(std::string_view text) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  show_unlocked(text);
+}
+
+void progress_sink::show_unlocked(std::string_view text) {
+  if (!enabled_) return;
+  std::string line = prefix_ + std::string(text) + " ...";
   // One column is kept free: a line that fills the terminal exactly wraps on some terminals.
   if (width_ > 1 && line.size() > width_ - 1) line.resize(width_ - 1);
   terminal_ << "\r\x1b[K" << line << std::flush;
   line_shown_ = true;
+}
+
+std::string progress_text(const sampling_progress& p) {
+  if (p.total > 0) return fmt::format("{}: {} {}/{}", p.workload, p.stage, p.done, p.total);
+  if (p.stage == "warmup") {
+    return fmt::format("{}: warmup {:.1f} of {:.1f} s", p.workload, p.elapsed_seconds,
+                       p.budget_seconds);
+  }
+  if (p.budget_seconds > 0) {
+    return fmt::format("{}: {} {} ({:.1f} of at most {:.1f} s)", p.workload, p.stage, p.done,
+                       p.elapsed_seconds, p.budget_seconds);
+  }
+  return fmt::format("{}: {} {}", p.workload, p.stage, p.done);
 }
 
 void progress_sink::flush_() {

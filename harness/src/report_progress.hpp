@@ -4,10 +4,11 @@
 // It is a spdlog sink in front of the ordinary one: the runner already logs each phase as it
 // starts (at level info), and this sink turns those messages into the progress line, while
 // messages at the user's --log-level or above go through to the ordinary sink on their own line.
-// No thread is involved and nothing is written while a sample is being timed: the runner logs
-// only between phases.
-// Caveats: progress is per phase, not per sample (the runner reports no more than that); the line
-// is cut to the terminal's width so it never wraps, and cleared before other output.
+// Within a phase the runner's progress callback (run_options::progress) updates the same line
+// with show(), at most every 250 ms and only between samples. No thread is involved and nothing
+// is written while a sample is being timed.
+// Caveat: the line is cut to the terminal's width so it never wraps, and cleared before other
+// output.
 #pragma once
 
 #include <spdlog/sinks/base_sink.h>
@@ -16,6 +17,9 @@
 #include <iosfwd>
 #include <mutex>
 #include <string>
+#include <string_view>
+
+#include "harness/runner.hpp"
 
 namespace harness {
 
@@ -28,6 +32,9 @@ class progress_sink final : public spdlog::sinks::base_sink<std::mutex> {
 
   // The prefix of the lines to come: "[index/count] ".
   void set_position(std::size_t index, std::size_t count);
+  // Rewrites the progress line with `text` (after the position prefix); nothing off a terminal.
+  void show(std::string_view text);
+  bool enabled() const noexcept { return enabled_; }
   // Removes the progress line (call before printing the report).
   void clear();
 
@@ -37,6 +44,7 @@ class progress_sink final : public spdlog::sinks::base_sink<std::mutex> {
 
  private:
   void clear_unlocked();
+  void show_unlocked(std::string_view text);
 
   spdlog::sink_ptr next_;
   spdlog::level::level_enum pass_level_;
@@ -46,5 +54,9 @@ class progress_sink final : public spdlog::sinks::base_sink<std::mutex> {
   std::string prefix_;
   bool line_shown_ = false;
 };
+
+// The runner's progress as one line: "xor_loop: prepared samples 120/1000", "xor_loop: warmup 0.5
+// of 1.2 s", "xor_loop: prepared samples 1520 (3.2 of at most 10.0 s)".
+std::string progress_text(const sampling_progress& progress);
 
 }  // namespace harness

@@ -154,6 +154,41 @@ void classify_host_slowdowns(phase_result& phase, const std::vector<std::uint64_
   }
 }
 
+// Calls options.progress at most every progress_interval of `clock`'s time; free when no callback
+// is set. The caller fills in what the update says.
+class progress_pacer {
+ public:
+  progress_pacer(const run_options& options, const clock_source& clock, std::uint64_t begin)
+      : options_(options),
+        clock_(clock),
+        begin_(begin),
+        interval_(seconds_to_ticks(options.tuning.progress_interval, clock)),
+        next_(begin + interval_) {}
+
+  bool active() const noexcept { return static_cast<bool>(options_.progress); }
+
+  // Reports `update` (with its elapsed time filled in) when the interval has passed.
+  void maybe_report(sampling_progress update) {
+    if (!active()) return;
+    const std::uint64_t now = clock_.now();
+    if (now < next_) return;
+    next_ = now + interval_;
+    update.elapsed_seconds = clock_.to_seconds(now - begin_);
+    options_.progress(update);
+  }
+
+ private:
+  const run_options& options_;
+  const clock_source& clock_;
+  std::uint64_t begin_;
+  std::uint64_t interval_;
+  std::uint64_t next_;
+};
+
+const char* stage_name(phase_kind kind) noexcept {
+  return kind == phase_kind::baseline ? "unprepared samples" : "prepared samples";
+}
+
 phase_result sample_phase(const phase_plan& plan, const workload_instance& workload,
                           const run_options& options, const clock_facts& facts,
                           platform::os_interface& os) {
@@ -185,6 +220,12 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
   hold_guard hold(options, plan.kind == phase_kind::prepared);
   const std::uint64_t begin = clock.now();
   phase.stopped_by = options.auto_samples ? stop_reason::max_samples : stop_reason::count;
+  progress_pacer pacer(options, clock, begin);
+  const std::string name = pacer.active() ? workload.display_name() : std::string();
+  const sampling_progress update{
+      name, stage_name(plan.kind),
+      0,    options.auto_samples ? 0 : limit,
+      0.0,  options.auto_samples ? std::chrono::duration<double>(options.max_time).count() : 0.0};
 
   std::uint64_t iterations = 0;
   for (std::size_t i = 0; i < limit; ++i) {
@@ -201,6 +242,11 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
     phase.values.push_back((static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
                            static_cast<double>(plan.batch));
     phase.realtime_pauses += hold.between_samples() ? 1 : 0;
+    if (pacer.active()) {
+      sampling_progress now = update;
+      now.done = phase.values.size();
+      pacer.maybe_report(now);
+    }
 
     if (timed_stop) {
       if (clock.now() - begin >= max_ticks) {
@@ -232,6 +278,10 @@ warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
   result.requested = options.warmup;
   if (options.warmup.count() == 0) return result;
   hold_guard hold(options, true);
+  progress_pacer pacer(options, clock, clock.now());
+  const std::string name = pacer.active() ? workload.display_name() : std::string();
+  sampling_progress update{name, "warmup", 0,
+                           0,    0.0,      std::chrono::duration<double>(options.warmup).count()};
   const auto begin = std::chrono::steady_clock::now();
   const auto deadline = begin + options.warmup;
   std::uint64_t iterations = 0;
@@ -240,6 +290,10 @@ warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
     (void)timed_sample(workload, clock, batch, iterations);
     result.calls += batch;
     hold.between_samples();
+    if (pacer.active()) {
+      update.done = result.calls / batch;
+      pacer.maybe_report(update);
+    }
     now = std::chrono::steady_clock::now();
   } while (now < deadline && stop_signal() == 0);
   result.elapsed = now - begin;

@@ -2,6 +2,7 @@
 // restored, also when the workload throws.
 #include "harness/preparation.hpp"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -155,6 +156,56 @@ TEST(RunWorkload, ExplicitBatchIsUsedAsGiven) {
   const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
   EXPECT_FALSE(r.batch_calibrated);
   EXPECT_THAT(r.baseline->values, ElementsAre(3.0, 3.0));
+}
+
+TEST(RunWorkload, ProgressIsReportedBetweenSamplesAtMostEveryInterval) {
+  fake_os os;
+  stepping_clock clock(1);
+  bool timing = false;  // true while the workload runs, i.e. inside a timed sample
+  bool reported_while_timing = false;
+  auto w = make("w", [&] {
+    timing = true;
+    clock.advance(100);
+    timing = false;
+  });
+  std::vector<std::string> seen;
+  run_options options = exact_options(3);
+  options.tuning.progress_interval = std::chrono::milliseconds(0);  // report after every sample
+  options.progress = [&](const sampling_progress& p) {
+    reported_while_timing = reported_while_timing || timing;
+    seen.push_back(fmt::format("{} {} {}/{}", p.workload, p.stage, p.done, p.total));
+  };
+  run_workload({&w, 2}, options, facts_of(clock), os);
+  EXPECT_FALSE(reported_while_timing);
+  EXPECT_THAT(seen, ElementsAre("w/2 unprepared samples 1/3", "w/2 unprepared samples 2/3",
+                                "w/2 unprepared samples 3/3", "w/2 prepared samples 1/3",
+                                "w/2 prepared samples 2/3", "w/2 prepared samples 3/3"));
+
+  // With an interval longer than the run (whose clock moves ~1 us), nothing is reported.
+  seen.clear();
+  options.tuning.progress_interval = std::chrono::milliseconds(1000);
+  run_workload({&w, 2}, options, facts_of(clock), os);
+  EXPECT_TRUE(seen.empty());
+}
+
+TEST(RunWorkload, WarmupProgressCarriesItsBudget) {
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = make("w", [&] { clock.advance(100); });
+  std::vector<sampling_progress> warmups;
+  run_options options = exact_options(1);
+  options.baseline = false;
+  options.warmup = std::chrono::milliseconds(1);
+  options.tuning.progress_interval = std::chrono::milliseconds(0);
+  options.progress = [&](const sampling_progress& p) {
+    if (p.stage == "warmup") warmups.push_back(p);
+  };
+  run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  // The warmup runs at least once, so it reports at least once.
+  ASSERT_FALSE(warmups.empty());
+  EXPECT_EQ(warmups.front().done, 1u);
+  EXPECT_EQ(warmups.front().total, 0u);
+  EXPECT_DOUBLE_EQ(warmups.front().budget_seconds, 0.001);
 }
 
 TEST(RunWorkload, HostSlowdownsAreFoundByTheReferenceLoop) {

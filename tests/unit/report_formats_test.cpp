@@ -467,6 +467,25 @@ TEST(Progress, RewritesOneLineAndLetsWarningsThrough) {
   EXPECT_EQ(terminal.str(), before);
 }
 
+TEST(Progress, ShowRewritesTheLineWithTheRunnersProgress) {
+  std::ostringstream terminal;
+  auto next = std::make_shared<spdlog::sinks::ostream_sink_mt>(terminal);
+  progress_sink sink(next, spdlog::level::warn, terminal, true, 0);
+  sink.set_position(2, 3);
+  sink.show(progress_text({"xor_loop", "prepared samples", 120, 1000, 0.5, 0.0}));
+  EXPECT_EQ(terminal.str(), "\r\x1b[K[2/3] xor_loop: prepared samples 120/1000 ...");
+  terminal.str("");
+  sink.show(progress_text({"xor_loop", "warmup", 55, 0, 0.5, 1.2}));
+  EXPECT_EQ(terminal.str(), "\r\x1b[K[2/3] xor_loop: warmup 0.5 of 1.2 s ...");
+  EXPECT_EQ(progress_text({"w", "prepared samples", 1520, 0, 3.2, 10.0}),
+            "w: prepared samples 1520 (3.2 of at most 10.0 s)");
+  EXPECT_EQ(progress_text({"w", "prepared samples", 7, 0, 0.1, 0.0}), "w: prepared samples 7");
+  progress_sink off(next, spdlog::level::warn, terminal, false, 0);
+  terminal.str("");
+  off.show("anything");
+  EXPECT_EQ(terminal.str(), "");
+}
+
 TEST(Progress, SilentOffATerminal) {
   std::ostringstream terminal;
   std::ostringstream logs;

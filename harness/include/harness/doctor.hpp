@@ -87,7 +87,8 @@ struct doctor_options {
   std::filesystem::path root = "/";
   // The CPU to check; nullopt chooses with select_default_cpu.
   std::optional<int> cpu;
-  // The affinity mask; nullopt reads Cpus_allowed_list from <root>/proc/self/status.
+  // The affinity mask; nullopt reads Cpus_allowed_list from <root>/proc/self/status (Linux) or
+  // GetProcessAffinityMask (Windows).
   std::optional<std::vector<int>> allowed;
   // Linux checks; empty: sleeping_stat_sampler(kLoadWindow).
   stat_sampler sampler;

@@ -13,8 +13,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/clock.hpp"
@@ -48,7 +50,22 @@ struct sampler_settings {
   std::size_t auto_max_samples = 10'000'000;
   // `--samples auto` never judges fewer samples than this.
   std::size_t auto_first_check = 20;
+  // Progress is reported at most this often: enough to show a long phase moving, rare enough that
+  // the report (a terminal write of a few microseconds, between samples) stays negligible.
+  std::chrono::milliseconds progress_interval{250};
 };
+
+// How far a phase has got, for a progress line.
+struct sampling_progress {
+  std::string_view workload;  // display name
+  std::string_view stage;     // "unprepared samples", "warmup" or "prepared samples"
+  std::size_t done = 0;       // samples taken; warmup: samples' worth of calls made
+  std::size_t total = 0;      // samples asked for; 0 when not known in advance (auto, warmup)
+  double elapsed_seconds = 0;
+  double budget_seconds = 0;  // the warmup's length or auto's --max-time; 0 when none
+};
+// Called between samples, never while one is timed, at most every progress_interval.
+using progress_callback = std::function<void(const sampling_progress&)>;
 
 struct run_options {
   std::size_t samples = 20;  // per phase, unless auto_samples
@@ -66,6 +83,7 @@ struct run_options {
   // so the rest of the system (and the kernel's own threads) can run.
   std::chrono::nanoseconds max_hold = std::chrono::seconds(2);
   std::chrono::nanoseconds realtime_pause = std::chrono::milliseconds(20);
+  progress_callback progress;  // empty: no progress is reported and none is tracked
   sampler_settings tuning;
 };
 

@@ -264,6 +264,9 @@ int run(const run_flags& flags, context& ctx) {
     }
   }
   const auto progress = configure_logging(flags.log_level, ctx.err);
+  if (progress->enabled()) {
+    options.progress = [progress](const sampling_progress& p) { progress->show(progress_text(p)); };
+  }
 
   // The doctor reads the machine (about 0.2 s, mostly a load sample) and chooses the CPU.
   doctor::doctor_options checkup;

@@ -46,7 +46,9 @@ struct builtin_scheme {
 };
 
 // The plans Windows ships, by the GUIDs its powercfg aliases name (SCHEME_MIN, SCHEME_BALANCED,
-// SCHEME_MAX; Ultimate Performance is a duplicate of High performance with a fixed GUID).
+// SCHEME_MAX) and Ultimate Performance's own; a copy made with powercfg /duplicatescheme gets a new
+// GUID and is judged as a custom plan. Windows 10's power mode slider overlays Balanced without
+// changing the active scheme, so Balanced is reported whatever the slider says.
 constexpr std::array<builtin_scheme, 4> kBuiltinSchemes = {{
     {{0x8c5e7fda, 0xe8bf, 0x4a96, {0x9a, 0x85, 0xa6, 0xe2, 0x3a, 0x8c, 0x63, 0x5c}},
      "High performance",
