@@ -223,9 +223,11 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
   progress_pacer pacer(options, clock, begin);
   const std::string name = pacer.active() ? workload.display_name() : std::string();
   const sampling_progress update{
-      name, stage_name(plan.kind),
-      0,    options.auto_samples ? 0 : limit,
-      0.0,  options.auto_samples ? std::chrono::duration<double>(options.max_time).count() : 0.0};
+      .workload = name,
+      .stage = stage_name(plan.kind),
+      .total = options.auto_samples ? 0 : limit,
+      .budget_seconds =
+          options.auto_samples ? std::chrono::duration<double>(options.max_time).count() : 0.0};
 
   std::uint64_t iterations = 0;
   for (std::size_t i = 0; i < limit; ++i) {
@@ -280,8 +282,9 @@ warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
   hold_guard hold(options, true);
   progress_pacer pacer(options, clock, clock.now());
   const std::string name = pacer.active() ? workload.display_name() : std::string();
-  sampling_progress update{name, "warmup", 0,
-                           0,    0.0,      std::chrono::duration<double>(options.warmup).count()};
+  sampling_progress update{.workload = name,
+                           .stage = "warmup",
+                           .budget_seconds = std::chrono::duration<double>(options.warmup).count()};
   const auto begin = std::chrono::steady_clock::now();
   const auto deadline = begin + options.warmup;
   std::uint64_t iterations = 0;
