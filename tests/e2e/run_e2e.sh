@@ -158,5 +158,29 @@ if expect 0 doctor-text -- doctor --root "$data/empty"; then
 fi
 bad doctor-cpu "not an online CPU" doctor --cpu 64 --root "$data/tuned"
 
+# compare: two tiny runs written with -o, then one report against the other and against itself.
+if expect 0 compare-run-a -- -w empty -w sort_ints/100 -n 5 --warmup 10ms -o "$work/a.json" &&
+  expect 0 compare-run-b -- -w empty -n 5 --warmup 10ms -o "$work/b.json"; then
+  if expect 0 compare -- compare "$work/a.json" "$work/b.json"; then
+    contains out "figures: ticks of " compare
+    contains out "only in A: sort_ints/100" compare
+    if grep -qE '^  empty +[0-9.]+ +[0-9.]+ +[0-9.-]+ +[-+0-9.%]+ +(B faster|B slower|no difference shown|not compared)$' "$work/out"; then
+      pass
+    else
+      fail "compare: no row for 'empty'"
+      sed 's/^/    | /' "$work/out"
+    fi
+  fi
+  # A report against itself: identical samples, so no difference can be shown.
+  if expect 0 compare-self -- compare "$work/a.json" "$work/a.json"; then
+    contains out "B/A 1.000): both runs saw the same CPU speed" compare-self
+    lacks out "B faster" compare-self
+    lacks out "B slower" compare-self
+  fi
+  bad compare-missing "no_such.json: cannot be read" compare "$work/a.json" "$work/no_such.json"
+  echo '{"benchmarks": []}' >"$work/gb.json"
+  bad compare-not-harness "not a harness JSON report" compare "$work/gb.json" "$work/a.json"
+fi
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #endif
 
+#include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "harness/report_line.hpp"
@@ -441,6 +442,30 @@ TEST_F(OutputFile, FailureLeavesNothing) {
   EXPECT_THROW(check_writable(dir_ / "missing" / "r.json"), output_error);
   check_writable(dir_ / "ok.json");
   EXPECT_EQ(entries(), 1u);  // only "sub": nothing written, nothing left behind
+}
+
+// ---- compare reads what the JSON report writes ------------------------------------------------
+
+TEST(CompareReadsJsonReports, PreparedSamplesAndFactsSurviveTheRoundTrip) {
+  const run_report report = synthetic_report();
+  std::ostringstream json_text;
+  write_report(json_text, report, report_format::json, console_style{});
+  const compare::run_file run = compare::parse_run(json_text.str(), "synthetic.json");
+  EXPECT_EQ(run.clock, "fake");
+  EXPECT_DOUBLE_EQ(run.ticks_per_second, 2e9);
+  EXPECT_DOUBLE_EQ(run.step_ticks, 20);
+  EXPECT_DOUBLE_EQ(run.slowdown_factor, 1.3);
+  EXPECT_EQ(run.date, "2024-05-01T12:00:00+02:00");
+  ASSERT_EQ(run.workloads.size(), 3u);
+  const compare::workload_run& xor_loop = run.workloads[0];
+  EXPECT_EQ(xor_loop.name, "xor_loop/1000");
+  EXPECT_EQ(xor_loop.values, report.results[0].prepared->values);
+  EXPECT_EQ(xor_loop.batch, 1u);
+  EXPECT_EQ(xor_loop.reference_best, 3000u);
+  EXPECT_EQ(xor_loop.verdict, "stable");
+  EXPECT_EQ(run.workloads[1].name, "memcpy_bytes/64");
+  EXPECT_EQ(run.workloads[1].batch, 64u);
+  EXPECT_EQ(run.workloads[1].values, report.results[1].prepared->values);
 }
 
 // ---- progress -----------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_list_command(app, ctx);
   add_clocks_command(app, ctx);
   add_doctor_command(app, ctx);
+  add_compare_command(app, ctx);
 
   try {
     app.parse(argc, argv);

@@ -35,6 +35,7 @@ void add_run_command(CLI::App& root, context& ctx);
 void add_list_command(CLI::App& root, context& ctx);
 void add_clocks_command(CLI::App& root, context& ctx);
 void add_doctor_command(CLI::App& root, context& ctx);
+void add_compare_command(CLI::App& root, context& ctx);
 
 // Parses argv and runs the chosen subcommand; returns the process exit code.
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
