@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
+#include <string_view>
 
 #include "harness/errors.hpp"
 
@@ -91,34 +93,11 @@ const workload_run* find(const run_file& run, const std::string& name) {
   return found == run.workloads.end() ? nullptr : &*found;
 }
 
-// The floor's interval widened by one clock step each way: [lower - step, min + step].
-struct floor_interval {
-  double lower = 0;
-  double upper = 0;
-};
-
-std::optional<floor_interval> widened(const stats::phase_statistics& s, double step) {
-  if (!s.min || !s.min_ci) return std::nullopt;
-  return floor_interval{s.min_ci->lower - step, *s.min + step};
-}
-
-std::string interval_text(const floor_interval& i, bool integral) {
-  return integral ? fmt::format("[{:.0f}, {:.0f}]", i.lower, i.upper)
-                  : fmt::format("[{:.2f}, {:.2f}]", i.lower, i.upper);
-}
-
 std::vector<double> scaled(const std::vector<double>& values, double scale) {
   std::vector<double> out(values);
   for (double& v : out)
     v *= scale;
   return out;
-}
-
-void note_verdict(workload_comparison& c, std::string_view run, const workload_run& w) {
-  if (!w.verdict.empty() && w.verdict != "stable") {
-    c.notes.push_back(
-        fmt::format("{} judged its prepared phase {}: {}", run, w.verdict, w.verdict_reason));
-  }
 }
 
 std::string figure(double v, bool integral) {
@@ -168,68 +147,158 @@ run_file read_run(const std::filesystem::path& path) {
   return parse_run(text.str(), path.string());
 }
 
-comparison compare_runs(const run_file& a, const run_file& b) {
-  comparison c;
-  c.same_clock = a.clock == b.clock;
-  c.unit = c.same_clock ? "ticks of " + a.clock : "ns";
-  const double scale_a = c.same_clock ? 1.0 : 1e9 / a.ticks_per_second;
-  const double scale_b = c.same_clock ? 1.0 : 1e9 / b.ticks_per_second;
-  c.slowdown_factor = std::max(a.slowdown_factor, b.slowdown_factor);
+namespace {
 
-  for (const workload_run& wa : a.workloads) {
-    const workload_run* wb = find(b, wa.name);
-    if (wb == nullptr) {
-      c.only_in_a.push_back(wa.name);
+std::string interval_text(const floor_interval& i, bool integral) {
+  return integral ? fmt::format("[{:.0f}, {:.0f}]", i.lower, i.upper)
+                  : fmt::format("[{:.2f}, {:.2f}]", i.lower, i.upper);
+}
+
+std::string side_name(std::string_view side, const run_file& run, std::size_t count) {
+  return count == 1 ? std::string(side) : fmt::format("{} ({})", side, run.source);
+}
+
+// One side's result for `name`, in the comparison's unit (`scales` per report).
+side_result summarize_side(std::string_view side, const std::vector<run_file>& runs,
+                           const std::vector<double>& scales, const std::string& name) {
+  side_result r;
+  std::vector<double> minimums;
+  bool every_floor = true;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const workload_run* w = find(runs[i], name);
+    if (w == nullptr) continue;
+    const stats::phase_statistics s = stats::summarize(scaled(w->values, scales[i]));
+    const double step =
+        runs[i].step_ticks / static_cast<double>(std::max<std::uint64_t>(w->batch, 1)) * scales[i];
+    r.fewest_samples = r.reports == 0 ? s.n : std::min(r.fewest_samples, s.n);
+    ++r.reports;
+    r.step = std::max(r.step, step);
+    if (!w->verdict.empty() && w->verdict != "stable") {
+      r.notes.push_back(fmt::format("{} judged its prepared phase {}: {}",
+                                    side_name(side, runs[i], runs.size()), w->verdict,
+                                    w->verdict_reason));
+    }
+    if (!s.min) {
+      every_floor = false;
+      continue;
+    }
+    minimums.push_back(*s.min);
+    if (!s.min_ci) {
+      every_floor = false;
+      continue;
+    }
+    const floor_interval widened{s.min_ci->lower - step, *s.min + step};
+    r.floor = r.floor ? floor_interval{std::min(r.floor->lower, widened.lower),
+                                       std::max(r.floor->upper, widened.upper)}
+                      : widened;
+  }
+  if (!every_floor) r.floor.reset();
+  if (!minimums.empty()) {
+    std::sort(minimums.begin(), minimums.end());
+    r.min = stats::median_sorted(minimums);
+    r.lowest_min = minimums.front();
+    r.highest_min = minimums.back();
+  }
+  return r;
+}
+
+bool whole_ticks(const std::vector<run_file>& runs, const std::string& name) {
+  return std::all_of(runs.begin(), runs.end(), [&](const run_file& run) {
+    const workload_run* w = find(run, name);
+    return w == nullptr || w->batch == 1;
+  });
+}
+
+std::optional<double> fastest_reference(const std::vector<run_file>& runs,
+                                        const std::vector<double>& scales) {
+  std::optional<double> best;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (const workload_run& w : runs[i].workloads) {
+      if (!w.reference_best || *w.reference_best == 0) continue;
+      const double v = static_cast<double>(*w.reference_best) * scales[i];
+      best = best ? std::min(*best, v) : v;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_file>& b) {
+  if (a.empty() || b.empty()) throw std::invalid_argument("compare_runs: a side without reports");
+  comparison c;
+  const std::string& clock = a.front().clock;
+  const auto one_clock = [&](const run_file& r) { return r.clock == clock; };
+  c.same_clock =
+      std::all_of(a.begin(), a.end(), one_clock) && std::all_of(b.begin(), b.end(), one_clock);
+  c.unit = c.same_clock ? "ticks of " + clock : "ns";
+  const auto scales_of = [&](const std::vector<run_file>& runs) {
+    std::vector<double> scales;
+    for (const run_file& r : runs)
+      scales.push_back(c.same_clock ? 1.0 : 1e9 / r.ticks_per_second);
+    return scales;
+  };
+  const std::vector<double> scale_a = scales_of(a);
+  const std::vector<double> scale_b = scales_of(b);
+  c.slowdown_factor = 0;
+  for (const auto* side : {&a, &b}) {
+    for (const run_file& r : *side)
+      c.slowdown_factor = std::max(c.slowdown_factor, r.slowdown_factor);
+  }
+
+  // Workload names in order of first appearance on each side.
+  const auto names_of = [](const std::vector<run_file>& runs) {
+    std::vector<std::string> names;
+    for (const run_file& r : runs) {
+      for (const workload_run& w : r.workloads) {
+        if (std::find(names.begin(), names.end(), w.name) == names.end()) names.push_back(w.name);
+      }
+    }
+    return names;
+  };
+  const std::vector<std::string> names_a = names_of(a);
+  const std::vector<std::string> names_b = names_of(b);
+  for (const std::string& name : names_b) {
+    if (std::find(names_a.begin(), names_a.end(), name) == names_a.end())
+      c.only_in_b.push_back(name);
+  }
+
+  for (const std::string& name : names_a) {
+    if (std::find(names_b.begin(), names_b.end(), name) == names_b.end()) {
+      c.only_in_a.push_back(name);
       continue;
     }
     workload_comparison w;
-    w.name = wa.name;
-    w.a = stats::summarize(scaled(wa.values, scale_a));
-    w.b = stats::summarize(scaled(wb->values, scale_b));
-    w.a_step = a.step_ticks / static_cast<double>(std::max<std::uint64_t>(wa.batch, 1)) * scale_a;
-    w.b_step = b.step_ticks / static_cast<double>(std::max<std::uint64_t>(wb->batch, 1)) * scale_b;
+    w.name = name;
+    w.a = summarize_side("A", a, scale_a, name);
+    w.b = summarize_side("B", b, scale_b, name);
+    w.whole_ticks = c.same_clock && whole_ticks(a, name) && whole_ticks(b, name);
     if (w.a.min && w.b.min && *w.a.min > 0) w.ratio = *w.b.min / *w.a.min;
-    const auto ia = widened(w.a, w.a_step);
-    const auto ib = widened(w.b, w.b_step);
-    w.whole_ticks = c.same_clock && wa.batch == 1 && wb->batch == 1;
     const bool integral = w.whole_ticks;
-    if (!ia || !ib || w.a.n < stats::kMinSamplesForVerdict ||
-        w.b.n < stats::kMinSamplesForVerdict) {
+    if (!w.a.floor || !w.b.floor || w.a.fewest_samples < stats::kMinSamplesForVerdict ||
+        w.b.fewest_samples < stats::kMinSamplesForVerdict) {
       // The verdicts' own threshold: with fewer samples the minimum may not have come near the
       // floor, and the floor's interval is too loose to trust.
       w.result = outcome::undefined;
-      w.reason = fmt::format("each run needs {} samples or more to compare; A has {}, B has {}",
-                             stats::kMinSamplesForVerdict, w.a.n, w.b.n);
-    } else if (ib->upper < ia->lower) {
+      w.reason =
+          fmt::format("every report needs {} samples or more to compare; the fewest are A {}, B {}",
+                      stats::kMinSamplesForVerdict, w.a.fewest_samples, w.b.fewest_samples);
+    } else if (w.b.floor->upper < w.a.floor->lower) {
       w.result = outcome::faster;
-      w.reason = fmt::format("B's floor {} lies below A's {}", interval_text(*ib, integral),
-                             interval_text(*ia, integral));
-    } else if (ia->upper < ib->lower) {
+      w.reason = fmt::format("B's floor {} lies below A's {}", interval_text(*w.b.floor, integral),
+                             interval_text(*w.a.floor, integral));
+    } else if (w.a.floor->upper < w.b.floor->lower) {
       w.result = outcome::slower;
-      w.reason = fmt::format("B's floor {} lies above A's {}", interval_text(*ib, integral),
-                             interval_text(*ia, integral));
+      w.reason = fmt::format("B's floor {} lies above A's {}", interval_text(*w.b.floor, integral),
+                             interval_text(*w.a.floor, integral));
     } else {
       w.result = outcome::not_shown;
-      w.reason = fmt::format("the floors' intervals overlap: A {}, B {}",
-                             interval_text(*ia, integral), interval_text(*ib, integral));
+      w.reason = fmt::format("the floors overlap: A {}, B {}", interval_text(*w.a.floor, integral),
+                             interval_text(*w.b.floor, integral));
     }
-    note_verdict(w, "A", wa);
-    note_verdict(w, "B", *wb);
     c.workloads.push_back(std::move(w));
   }
-  for (const workload_run& wb : b.workloads) {
-    if (find(a, wb.name) == nullptr) c.only_in_b.push_back(wb.name);
-  }
 
-  const auto fastest_reference = [](const run_file& run, double scale) -> std::optional<double> {
-    std::optional<double> best;
-    for (const workload_run& w : run.workloads) {
-      if (!w.reference_best || *w.reference_best == 0) continue;
-      const double v = static_cast<double>(*w.reference_best) * scale;
-      best = best ? std::min(*best, v) : v;
-    }
-    return best;
-  };
   c.a_reference = fastest_reference(a, scale_a);
   c.b_reference = fastest_reference(b, scale_b);
   if (c.a_reference && c.b_reference) {
@@ -240,23 +309,30 @@ comparison compare_runs(const run_file& a, const run_file& b) {
   return c;
 }
 
-void write_text(std::ostream& out, const comparison& c, const run_file& a, const run_file& b) {
-  const auto described = [](const run_file& run) {
-    return run.date.empty() ? run.source : fmt::format("{} ({})", run.source, run.date);
+void write_text(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
+                const std::vector<run_file>& b) {
+  const auto described = [](const std::vector<run_file>& runs) {
+    std::vector<std::string> parts;
+    for (const run_file& run : runs)
+      parts.push_back(run.date.empty() ? run.source : fmt::format("{} ({})", run.source, run.date));
+    return fmt::format("{}", fmt::join(parts, ", "));
   };
   fmt::print(out, "A: {}\nB: {}\n", described(a), described(b));
   if (c.same_clock) {
     fmt::print(out, "figures: ticks of {} per call, prepared phases, timer overhead subtracted\n",
-               a.clock);
+               a.front().clock);
   } else {
     fmt::print(out,
-               "figures: ns per call, prepared phases, timer overhead subtracted (A sampled with "
-               "{}, B with {}: each run's ticks converted with its own ticks_per_second)\n",
-               a.clock, b.clock);
+               "figures: ns per call, prepared phases, timer overhead subtracted (the reports used "
+               "different clocks: each one's ticks converted with its own ticks_per_second)\n");
   }
+  const bool several = a.size() > 1 || b.size() > 1;
   fmt::print(out,
              "estimator: the minimum; its 95% Robson-Whitlock interval for the floor, widened by "
-             "one clock step each way; B is faster or slower only when the intervals are apart\n");
+             "one clock step each way{}; B is faster or slower only when the floors are apart\n",
+             several ? ", joined over each side's reports (a side's min is the median of its "
+                       "reports' minimums)"
+                     : "");
 
   std::vector<std::vector<std::string>> rows{
       {"workload", "A min", "B min", "B/A", "change", "verdict"}};
@@ -285,21 +361,29 @@ void write_text(std::ostream& out, const comparison& c, const run_file& a, const
       line.pop_back();
     fmt::print(out, "{}\n", line);
   }
+  const auto spread = [](std::string_view side, const side_result& s, bool integral) {
+    if (s.reports < 2 || !s.lowest_min || !s.highest_min) return std::string();
+    return fmt::format("; {}'s minimums over {} reports: {} to {}{}", side, s.reports,
+                       figure(*s.lowest_min, integral), figure(*s.highest_min, integral),
+                       *s.lowest_min > 0 ? fmt::format(" ({:.2f}% apart)",
+                                                       (*s.highest_min / *s.lowest_min - 1) * 100)
+                                         : std::string());
+  };
   for (const auto& w : c.workloads) {
-    fmt::print(out, "  {}: {}\n", w.name, w.reason);
-    for (const auto& note : w.notes)
-      fmt::print(out, "    note: {}\n", note);
+    fmt::print(out, "  {}: {}{}{}\n", w.name, w.reason, spread("A", w.a, w.whole_ticks),
+               spread("B", w.b, w.whole_ticks));
+    for (const auto* notes : {&w.a.notes, &w.b.notes}) {
+      for (const auto& note : *notes)
+        fmt::print(out, "    note: {}\n", note);
+    }
   }
 
-  const bool differs = std::any_of(c.workloads.begin(), c.workloads.end(), [](const auto& w) {
-    return w.result == outcome::faster || w.result == outcome::slower;
-  });
-  if (differs) {
+  if (!several && !c.workloads.empty()) {
     fmt::print(out,
-               "  note: a difference between two runs can come from code and data placement "
-               "(alignment, address space randomisation) as well as from the change: repeat each "
-               "run a few times, under `setarch -R` on Linux, before trusting a difference close "
-               "to their run-to-run variation\n");
+               "  note: one report per side, so the run-to-run variation (code and data "
+               "placement, address space randomisation) is not in the floors; two runs of one "
+               "build can differ by more than either's interval: give several reports per side "
+               "(-a A1.json -a A2.json ... -b B1.json ...)\n");
   }
   if (c.a_reference && c.b_reference) {
     const double ratio = *c.b_reference / *c.a_reference;
@@ -309,17 +393,17 @@ void write_text(std::ostream& out, const comparison& c, const run_file& a, const
     if (c.host_speed_differs) {
       fmt::print(out,
                  ": the CPU ran {} more than {:.2f}x slower, a slowed host or a lower clock for "
-                 "that whole run, so the runs' figures do not compare directly; repeat both\n",
+                 "that whole side, so the figures do not compare directly; repeat the runs\n",
                  ratio > 1 ? "B" : "A", c.slowdown_factor);
     } else {
-      fmt::print(out, ": both runs saw the same CPU speed within {:.2f}x\n", c.slowdown_factor);
+      fmt::print(out, ": both sides saw the same CPU speed within {:.2f}x\n", c.slowdown_factor);
     }
   } else {
-    fmt::print(out, "host: a run without reference-loop runs: the CPU speed was not compared\n");
+    fmt::print(out, "host: a side without reference-loop runs: the CPU speed was not compared\n");
   }
   if (!c.only_in_a.empty()) fmt::print(out, "only in A: {}\n", fmt::join(c.only_in_a, ", "));
   if (!c.only_in_b.empty()) fmt::print(out, "only in B: {}\n", fmt::join(c.only_in_b, ", "));
-  if (c.workloads.empty()) fmt::print(out, "no workload was sampled in both runs\n");
+  if (c.workloads.empty()) fmt::print(out, "no workload was sampled on both sides\n");
 }
 
 }  // namespace harness::compare

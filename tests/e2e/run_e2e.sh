@@ -173,10 +173,18 @@ if expect 0 compare-run-a -- -w empty -w sort_ints/100 -n 5 --warmup 10ms -o "$w
   fi
   # A report against itself: identical samples, so no difference can be shown.
   if expect 0 compare-self -- compare "$work/a.json" "$work/a.json"; then
-    contains out "B/A 1.000): both runs saw the same CPU speed" compare-self
+    contains out "B/A 1.000): both sides saw the same CPU speed" compare-self
     lacks out "B faster" compare-self
     lacks out "B slower" compare-self
   fi
+  # Several reports per side (-a/-b): the side's floor joins them.
+  if expect 0 compare-sides -- compare -a "$work/a.json" -a "$work/b.json" -b "$work/b.json"; then
+    contains out "A: $work/a.json (" compare-sides
+    contains out "joined over each side's reports" compare-sides
+    lacks out "one report per side" compare-sides
+  fi
+  bad compare-one "give two reports" compare "$work/a.json"
+  bad compare-mixed "got 1 positional, 1 with -a, 0 with -b" compare "$work/a.json" -a "$work/b.json"
   bad compare-missing "no_such.json: cannot be read" compare "$work/a.json" "$work/no_such.json"
   echo '{"benchmarks": []}' >"$work/gb.json"
   bad compare-not-harness "not a harness JSON report" compare "$work/gb.json" "$work/a.json"

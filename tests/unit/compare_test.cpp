@@ -1,11 +1,13 @@
-// Comparing two runs: the verdict from the widened floor intervals, units when the clocks differ,
-// the host-speed check, workloads found in one run only, and reports that cannot be read.
+// Comparing runs: the verdict from the widened floor intervals, several reports per side (the
+// run-to-run variation joins the floor), units when the clocks differ, the host-speed check,
+// workloads found on one side only, and reports that cannot be read.
 #include "harness/compare.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,13 +50,13 @@ workload_run workload(std::string name, std::vector<double> values,
 TEST(CompareRuns, IntervalsApartGiveFasterOrSlower) {
   // Ties at the floor: zero-width intervals, widened by one step (10) each way.
   const auto a = run("tsc", {workload("w", samples(1000))});
-  auto c = compare_runs(a, run("tsc", {workload("w", samples(1030))}));
+  auto c = compare_runs({a}, {run("tsc", {workload("w", samples(1030))})});
   ASSERT_EQ(c.workloads.size(), 1u);
   EXPECT_EQ(c.workloads[0].result, outcome::slower);
   EXPECT_DOUBLE_EQ(*c.workloads[0].ratio, 1.03);
   EXPECT_THAT(c.workloads[0].reason,
               HasSubstr("B's floor [1020, 1040] lies above A's [990, 1010]"));
-  c = compare_runs(a, run("tsc", {workload("w", samples(970))}));
+  c = compare_runs({a}, {run("tsc", {workload("w", samples(970))})});
   EXPECT_EQ(c.workloads[0].result, outcome::faster);
   EXPECT_EQ(c.unit, "ticks of tsc");
   EXPECT_TRUE(c.same_clock);
@@ -63,7 +65,7 @@ TEST(CompareRuns, IntervalsApartGiveFasterOrSlower) {
 TEST(CompareRuns, OneStepEitherWayIsNotADifference) {
   // 1000 and 1020 differ by two steps, which the widening (one step each) just covers.
   const auto a = run("tsc", {workload("w", samples(1000))});
-  const auto c = compare_runs(a, run("tsc", {workload("w", samples(1020))}));
+  const auto c = compare_runs({a}, {run("tsc", {workload("w", samples(1020))})});
   EXPECT_EQ(c.workloads[0].result, outcome::not_shown);
   EXPECT_THAT(c.workloads[0].reason, HasSubstr("overlap"));
 }
@@ -71,18 +73,18 @@ TEST(CompareRuns, OneStepEitherWayIsNotADifference) {
 TEST(CompareRuns, ALooseFloorIntervalHidesTheDifference) {
   // A gap of 5 between the two fastest samples: Robson-Whitlock reaches 19 gaps (95 ticks) below.
   const auto a = run("tsc", {workload("w", samples(1000, 5))});
-  const auto c = compare_runs(a, run("tsc", {workload("w", samples(940))}));
+  const auto c = compare_runs({a}, {run("tsc", {workload("w", samples(940))})});
   EXPECT_EQ(c.workloads[0].result, outcome::not_shown);
-  const auto far = compare_runs(a, run("tsc", {workload("w", samples(880))}));
+  const auto far = compare_runs({a}, {run("tsc", {workload("w", samples(880))})});
   EXPECT_EQ(far.workloads[0].result, outcome::faster);
 }
 
 TEST(CompareRuns, TooFewSamplesAreNotCompared) {
   const auto a = run("tsc", {workload("w", {1000, 1001, 1002})});
-  const auto c = compare_runs(a, run("tsc", {workload("w", samples(2000))}));
+  const auto c = compare_runs({a}, {run("tsc", {workload("w", samples(2000))})});
   EXPECT_EQ(c.workloads[0].result, outcome::undefined);
   EXPECT_THAT(c.workloads[0].reason,
-              HasSubstr("needs 11 samples or more to compare; A has 3, B has 12"));
+              HasSubstr("needs 11 samples or more to compare; the fewest are A 3, B 12"));
 }
 
 TEST(CompareRuns, BatchedStepsArePerCall) {
@@ -91,8 +93,8 @@ TEST(CompareRuns, BatchedStepsArePerCall) {
   wa.batch = 100;
   auto wb = workload("w", samples(100.5));
   wb.batch = 100;
-  const auto c = compare_runs(run("tsc", {wa}), run("tsc", {wb}));
-  EXPECT_DOUBLE_EQ(c.workloads[0].a_step, 0.1);
+  const auto c = compare_runs({run("tsc", {wa})}, {run("tsc", {wb})});
+  EXPECT_DOUBLE_EQ(c.workloads[0].a.step, 0.1);
   EXPECT_EQ(c.workloads[0].result, outcome::slower);
   EXPECT_FALSE(c.workloads[0].whole_ticks);
 }
@@ -101,7 +103,7 @@ TEST(CompareRuns, DifferentClocksCompareInNanoseconds) {
   // A: 2 ticks a ns; B: 10 MHz (100 ns a tick). 2000 ticks of A = 1000 ns = 10 ticks of B.
   const auto a = run("tsc", {workload("w", samples(2000), 6000)}, 1, 2e9);
   const auto b = run("QueryPerformanceCounter", {workload("w", samples(10), 30)}, 1, 1e7);
-  const auto c = compare_runs(a, b);
+  const auto c = compare_runs({a}, {b});
   EXPECT_FALSE(c.same_clock);
   EXPECT_EQ(c.unit, "ns");
   EXPECT_DOUBLE_EQ(*c.workloads[0].a.min, 1000.0);
@@ -112,13 +114,48 @@ TEST(CompareRuns, DifferentClocksCompareInNanoseconds) {
   EXPECT_FALSE(c.host_speed_differs);
 }
 
+TEST(CompareRuns, SeveralReportsPerSideJoinTheirFloors) {
+  // Two processes of build A found floors 40 ticks apart (placement); B's lies between them.
+  const auto a1 = run("tsc", {workload("w", samples(1000))});
+  const auto a2 = run("tsc", {workload("w", samples(1040))});
+  const auto b = run("tsc", {workload("w", samples(1030))});
+  EXPECT_EQ(compare_runs({a1}, {b}).workloads[0].result, outcome::slower);
+  const auto c = compare_runs({a1, a2}, {b});
+  const workload_comparison& w = c.workloads[0];
+  EXPECT_EQ(w.result, outcome::not_shown);
+  EXPECT_EQ(w.a.reports, 2u);
+  EXPECT_DOUBLE_EQ(*w.a.min, 1020.0);  // the median of the two minimums
+  EXPECT_DOUBLE_EQ(w.a.floor->lower, 990.0);
+  EXPECT_DOUBLE_EQ(w.a.floor->upper, 1050.0);
+  std::ostringstream text;
+  write_text(text, c, {a1, a2}, {b});
+  EXPECT_THAT(text.str(), HasSubstr("A's minimums over 2 reports: 1000 to 1040 (4.00% apart)"));
+  EXPECT_THAT(text.str(), ::testing::Not(HasSubstr("one report per side")));
+  // B well below both of A's processes: faster even with the variation included.
+  const auto fast = compare_runs({a1, a2}, {run("tsc", {workload("w", samples(900))})});
+  EXPECT_EQ(fast.workloads[0].result, outcome::faster);
+}
+
+TEST(CompareRuns, AWorkloadMissingFromSomeReportsUsesTheOthers) {
+  const auto a1 = run("tsc", {workload("w", samples(1000)), workload("v", samples(10))});
+  const auto a2 = run("tsc", {workload("v", samples(10))});
+  const auto c = compare_runs({a1, a2}, {run("tsc", {workload("w", samples(1000))})});
+  ASSERT_EQ(c.workloads.size(), 1u);
+  EXPECT_EQ(c.workloads[0].a.reports, 1u);
+  EXPECT_EQ(c.only_in_a, std::vector<std::string>{"v"});
+}
+
+TEST(CompareRuns, ASideWithoutReportsIsABug) {
+  EXPECT_THROW(compare_runs({}, {run("tsc", {})}), std::invalid_argument);
+}
+
 TEST(CompareRuns, ASlowerHostIsFlagged) {
   const auto a = run("tsc", {workload("w", samples(1000), 3000)});
   const auto b = run("tsc", {workload("w", samples(1500), 4500)});  // 1.5x: a slowed host
-  const auto c = compare_runs(a, b);
+  const auto c = compare_runs({a}, {b});
   EXPECT_TRUE(c.host_speed_differs);
   std::ostringstream text;
-  write_text(text, c, a, b);
+  write_text(text, c, {a}, {b});
   EXPECT_THAT(text.str(), HasSubstr("the CPU ran B more than 1.30x slower"));
   EXPECT_THAT(text.str(), HasSubstr("do not compare directly"));
 }
@@ -126,13 +163,13 @@ TEST(CompareRuns, ASlowerHostIsFlagged) {
 TEST(CompareRuns, WorkloadsInOneRunOnlyAreListed) {
   const auto a = run("tsc", {workload("x", samples(10)), workload("y", samples(10))});
   const auto b = run("tsc", {workload("y", samples(10)), workload("z", samples(10))});
-  const auto c = compare_runs(a, b);
+  const auto c = compare_runs({a}, {b});
   ASSERT_EQ(c.workloads.size(), 1u);
   EXPECT_EQ(c.workloads[0].name, "y");
   EXPECT_EQ(c.only_in_a, std::vector<std::string>{"x"});
   EXPECT_EQ(c.only_in_b, std::vector<std::string>{"z"});
   std::ostringstream text;
-  write_text(text, c, a, b);
+  write_text(text, c, {a}, {b});
   EXPECT_THAT(text.str(), HasSubstr("only in A: x\n"));
   EXPECT_THAT(text.str(), HasSubstr("only in B: z\n"));
 }
@@ -144,15 +181,15 @@ TEST(CompareRuns, TextNamesTheEstimatorAndTheRunsOwnVerdicts) {
   const auto a = run("tsc", {workload("w", samples(1000))});
   const auto b = run("tsc", {wb});
   std::ostringstream text;
-  write_text(text, compare_runs(a, b), a, b);
+  write_text(text, compare_runs({a}, {b}), {a}, {b});
   const std::string s = text.str();
   EXPECT_THAT(s, HasSubstr("figures: ticks of tsc per call"));
   EXPECT_THAT(s,
               HasSubstr("95% Robson-Whitlock interval for the floor, widened by one clock step"));
   EXPECT_THAT(s, HasSubstr("1000   1030  1.0300  +3.00%  B slower\n"));
   EXPECT_THAT(s, HasSubstr("note: B judged its prepared phase noisy: the 95th percentile"));
-  EXPECT_THAT(s, HasSubstr("code and data placement"));
-  EXPECT_THAT(s, HasSubstr("both runs saw the same CPU speed within 1.30x"));
+  EXPECT_THAT(s, HasSubstr("one report per side, so the run-to-run variation"));
+  EXPECT_THAT(s, HasSubstr("both sides saw the same CPU speed within 1.30x"));
 }
 
 TEST(ParseRun, RefusesWhatIsNotAHarnessReport) {

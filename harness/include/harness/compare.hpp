@@ -1,20 +1,23 @@
-// Comparing two runs: did build B make a workload faster or slower than build A?
+// Comparing runs: did build B make a workload faster or slower than build A?
 //
-// Reads two JSON reports of `harness --format json` (or `-o FILE.json`) and, for every workload
-// both prepared phases sampled, compares the headline estimator of each run: the minimum, with its
-// 95% Robson-Whitlock interval for the floor widened by one clock step each way (a sample is a
-// difference of two clock reads, each quantised to the step). B is called faster or slower only
-// when those intervals are apart; otherwise the difference is "not shown". The statistics are
-// recomputed from the samples in the files with the same code that made the reports.
+// Reads JSON reports of `harness --format json` (or `-o FILE.json`): one or several per side, each
+// from its own process. For every workload both sides sampled in their prepared phases, it takes
+// the headline estimator of each report: the minimum, with its 95% Robson-Whitlock interval for
+// the floor widened by one clock step each way (a sample is a difference of two clock reads, each
+// quantised to the step). A side's floor is the union of its reports' intervals, so with several
+// reports per side the run-to-run variation (code and data placement, a host that differed) is
+// part of it. B is called faster or slower only when the two sides' floors are apart; otherwise
+// the difference is "not shown". The statistics are recomputed from the samples in the files with
+// the same code that made the reports.
 //
-// The two runs are also checked against each other: when the fastest reference-loop runs of the
-// prepared phases differ by more than the slow-down factor the runs used, the host (or the clock
-// speed) differed between them and the comparison says so instead of trusting it.
+// The sides are also checked against each other: when their fastest reference-loop runs differ by
+// more than the slow-down factor the runs used, the host (or the clock speed) differed between
+// them and the comparison says so instead of trusting it.
 //
-// Caveats: ticks of two runs compare directly only when both used the same clock; otherwise both
-// are converted to nanoseconds with each run's own ticks_per_second (a calibrated TSC rate can
-// differ between runs by a few ppm). A difference between two builds can come from code
-// placement (alignment) rather than from the change itself.
+// Caveats: ticks compare directly only when every report used the same clock; otherwise all are
+// converted to nanoseconds with each report's own ticks_per_second (a calibrated TSC rate can
+// differ between runs by a few ppm). With one report per side the run-to-run variation is not in
+// the intervals, and two runs of one build can differ by more than either run's interval.
 #pragma once
 
 #include <cstdint>
@@ -64,36 +67,53 @@ enum class outcome {
 };
 std::string_view to_string(outcome o) noexcept;
 
+// The floor of one side: the union of its reports' widened floor intervals.
+struct floor_interval {
+  double lower = 0;
+  double upper = 0;
+};
+
+// One side's view of one workload, over the reports of that side that sampled it.
+struct side_result {
+  std::size_t reports = 0;         // reports of the side that sampled the workload
+  std::size_t fewest_samples = 0;  // the smallest sample count among them
+  std::optional<double> min;       // the median of the reports' minimums (their minimum if one)
+  std::optional<double> lowest_min;
+  std::optional<double> highest_min;
+  std::optional<floor_interval> floor;  // nullopt when a report had fewer than two samples
+  double step = 0;  // one clock step per call (the largest among the reports), in the unit
+  std::vector<std::string> notes;  // reports that judged their own phase other than stable
+};
+
 struct workload_comparison {
   std::string name;
-  stats::phase_statistics a;  // in the comparison's unit
-  stats::phase_statistics b;
-  double a_step = 0;  // one clock step per call of each run, in the comparison's unit
-  double b_step = 0;
-  bool whole_ticks = false;     // same clock, one call per sample in both: figures are whole ticks
-  std::optional<double> ratio;  // B's minimum / A's minimum; nullopt when A's minimum is not > 0
+  side_result a;
+  side_result b;
+  std::optional<double> ratio;  // B's min / A's min; nullopt when A's min is not > 0
   outcome result = outcome::undefined;
-  std::string reason;              // why, in one sentence
-  std::vector<std::string> notes;  // e.g. a run that judged its own phase unstable
+  std::string reason;        // why, in one sentence
+  bool whole_ticks = false;  // one clock and one call per sample everywhere: whole ticks
 };
 
 struct comparison {
-  bool same_clock = true;  // both runs sampled with one clock: figures are its ticks
+  bool same_clock = true;  // every report sampled with one clock: figures are its ticks
   std::string unit;        // "ticks of lfence_rdtsc" or "ns"
-  std::vector<workload_comparison> workloads;  // in A's order
+  std::vector<workload_comparison> workloads;  // in the order of A's reports
   std::vector<std::string> only_in_a;
   std::vector<std::string> only_in_b;
-  // Fastest reference-loop run of each whole run (over its workloads), in the comparison's unit.
+  // Fastest reference-loop run of each side (over its reports and workloads), in the unit.
   std::optional<double> a_reference;
   std::optional<double> b_reference;
-  double slowdown_factor = 1.3;     // the larger of the runs' factors
-  bool host_speed_differs = false;  // the reference bests differ by more than the factor
+  double slowdown_factor = 1.3;     // the largest of the reports' factors
+  bool host_speed_differs = false;  // the sides' reference bests differ by more than the factor
 };
 
-comparison compare_runs(const run_file& a, const run_file& b);
+// Throws std::invalid_argument when a side has no report.
+comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_file>& b);
 
 // The comparison for people: what is compared and how, one row per workload, the host check, the
-// workloads found in one run only.
-void write_text(std::ostream& out, const comparison& c, const run_file& a, const run_file& b);
+// workloads found on one side only.
+void write_text(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
+                const std::vector<run_file>& b);
 
 }  // namespace harness::compare
