@@ -4,11 +4,11 @@
 // from its own process. For every workload both sides sampled in their prepared phases, it takes
 // the headline estimator of each report: the minimum, with its 95% Robson-Whitlock interval for
 // the floor widened by one clock step each way (a sample is a difference of two clock reads, each
-// quantised to the step). A side's floor is the union of its reports' intervals, so with several
-// reports per side the run-to-run variation (code and data placement, a host that differed) is
-// part of it. B is called faster or slower only when the two sides' floors are apart; otherwise
-// the difference is "not shown". The statistics are recomputed from the samples in the files with
-// the same code that made the reports.
+// quantised to the step). A side's floor spans its reports' intervals (lowest lower bound to
+// highest upper bound), so with several reports per side the run-to-run variation (code and data
+// placement, a host that differed) is part of it. B is called faster or slower only when the two
+// sides' floors are apart; otherwise the difference is "not shown". The statistics are recomputed
+// from the samples in the files with the same code that made the reports.
 //
 // The sides are also checked against each other: when their fastest reference-loop runs differ by
 // more than the slow-down factor the runs used, the host (or the clock speed) differed between
@@ -67,7 +67,8 @@ enum class outcome {
 };
 std::string_view to_string(outcome o) noexcept;
 
-// The floor of one side: the union of its reports' widened floor intervals.
+// The floor of one side: from the lowest lower bound to the highest upper bound of its reports'
+// widened floor intervals.
 struct floor_interval {
   double lower = 0;
   double upper = 0;
