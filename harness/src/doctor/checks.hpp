@@ -43,6 +43,11 @@ inline constexpr unsigned long kAddrNoRandomize = 0x0040000;
 // `online` is unknown and accepts any CPU of 0 or more).
 void validate_cpu(std::optional<int> cpu, const std::vector<int>& online);
 
+// The CPU the checks look at: the user's, else select_default_cpu's choice among `allowed`;
+// nullopt when neither is known (the caller falls back and says why).
+std::optional<cpu_choice> choose_cpu(std::optional<int> user, const std::vector<int>& allowed,
+                                     const cpu_load_map& load);
+
 // Frequency scaling and hardware.
 check_result check_governor(const system_probe& probe, int cpu);
 check_result check_turbo(const system_probe& probe);

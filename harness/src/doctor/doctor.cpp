@@ -51,6 +51,13 @@ void validate_cpu(std::optional<int> cpu, const std::vector<int>& online) {
   }
 }
 
+std::optional<cpu_choice> choose_cpu(std::optional<int> user, const std::vector<int>& allowed,
+                                     const cpu_load_map& load) {
+  if (user) return cpu_choice{*user, "chosen by the user"};
+  if (allowed.empty()) return std::nullopt;
+  return select_default_cpu(allowed, load);
+}
+
 }  // namespace detail
 
 doctor_report run_tree_doctor(const doctor_options& options) {
@@ -78,23 +85,18 @@ doctor_report run_tree_doctor(const doctor_options& options) {
   report.window_seconds = load.seconds;
   report.load = cpu_load_map(load.busy.begin(), load.busy.end());
 
-  if (options.cpu) {
-    report.cpu = *options.cpu;
-    report.cpu_reason = "chosen by the user";
-  } else if (!report.allowed.empty()) {
-    const auto choice = select_default_cpu(report.allowed, report.load);
-    report.cpu = choice.cpu;
-    report.cpu_reason = choice.reason;
-  } else if (online && !online->empty()) {
-    const auto choice = select_default_cpu(*online, report.load);
-    report.cpu = choice.cpu;
-    report.cpu_reason = choice.reason + " (affinity mask unknown: chose among online CPUs)";
-  } else {
-    report.cpu = 0;
-    report.cpu_reason =
-        fmt::format("CPU 0 assumed: neither {} nor {} could be read",
-                    probe.path("proc/self/status"), probe.path("sys/devices/system/cpu/online"));
+  auto choice = detail::choose_cpu(options.cpu, report.allowed, report.load);
+  if (!choice && online && !online->empty()) {
+    choice = select_default_cpu(*online, report.load);
+    choice->reason += " (affinity mask unknown: chose among online CPUs)";
   }
+  if (!choice) {
+    choice = cpu_choice{0, fmt::format("CPU 0 assumed: neither {} nor {} could be read",
+                                       probe.path("proc/self/status"),
+                                       probe.path("sys/devices/system/cpu/online"))};
+  }
+  report.cpu = choice->cpu;
+  report.cpu_reason = choice->reason;
 
   const int cpu = report.cpu;
   report.checks = {

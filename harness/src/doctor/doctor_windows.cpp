@@ -455,18 +455,13 @@ doctor_report run_windows_doctor(const doctor_options& options, const win32_doct
   report.window_seconds = load.seconds;
   report.load = cpu_load_map(load.busy.begin(), load.busy.end());
 
-  if (options.cpu) {
-    report.cpu = *options.cpu;
-    report.cpu_reason = "chosen by the user";
-  } else if (!report.allowed.empty()) {
-    const auto choice = select_default_cpu(report.allowed, report.load);
-    report.cpu = choice.cpu;
-    report.cpu_reason = choice.reason;
-  } else {
-    report.cpu = 0;
-    report.cpu_reason =
-        fmt::format("CPU 0 assumed: GetProcessAffinityMask failed: {}", error_text(mask_error));
+  auto choice = choose_cpu(options.cpu, report.allowed, report.load);
+  if (!choice) {
+    choice = cpu_choice{
+        0, fmt::format("CPU 0 assumed: GetProcessAffinityMask failed: {}", error_text(mask_error))};
   }
+  report.cpu = choice->cpu;
+  report.cpu_reason = choice->reason;
 
   const int cpu = report.cpu;
   const clocks::tsc_features features = api.cpu_features();
