@@ -20,6 +20,7 @@
 //   detail::compile_time_diagnostics (e.g. template_names_an_unknown_token).
 #pragma once
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -63,6 +64,19 @@ struct token_set {
   std::span<const named_token> named;       // {name} tokens
   std::span<const std::size_t> positional;  // {i} prints slot positional[i], as a plain value
 };
+
+// `first` followed by `rest`: a token table that extends another (the --line tokens start with
+// profile()'s) is written as the other plus what it adds.
+template <typename T, std::size_t N, std::size_t M>
+constexpr std::array<T, N + M> join_tables(const std::array<T, N>& first,
+                                           const std::array<T, M>& rest) {
+  std::array<T, N + M> out{};
+  for (std::size_t i = 0; i < N; ++i)
+    out[i] = first[i];
+  for (std::size_t i = 0; i < M; ++i)
+    out[N + i] = rest[i];
+  return out;
+}
 
 // What is wrong with a template; the position says where.
 enum class template_errc : std::uint8_t {

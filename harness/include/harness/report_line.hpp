@@ -26,60 +26,49 @@
 #include <iosfwd>
 
 #include "harness/format_template.hpp"
+#include "harness/profile.hpp"
 #include "harness/report.hpp"
 
 namespace harness {
 
+// The first profile_slot::count slots are profile()'s, with the same meaning (profile_slot::runs
+// ... profile_slot::clock); the run report's follow.
 namespace line_slot {
-inline constexpr std::size_t runs = 0;
-inline constexpr std::size_t seconds = 1;
-inline constexpr std::size_t frequency = 2;
-inline constexpr std::size_t ticks = 3;
-inline constexpr std::size_t ns_per_run = 4;
-inline constexpr std::size_t seconds_per_run = 5;
-inline constexpr std::size_t clock = 6;
-inline constexpr std::size_t workload = 7;
-inline constexpr std::size_t phase = 8;
-inline constexpr std::size_t min = 9;
-inline constexpr std::size_t max = 10;
-inline constexpr std::size_t spread = 11;
-inline constexpr std::size_t median = 12;
-inline constexpr std::size_t samples = 13;
-inline constexpr std::size_t verdict = 14;
-inline constexpr std::size_t disturbed = 15;
-inline constexpr std::size_t count = 16;
+inline constexpr std::size_t workload = profile_slot::count;
+inline constexpr std::size_t phase = workload + 1;
+inline constexpr std::size_t min = workload + 2;
+inline constexpr std::size_t max = workload + 3;
+inline constexpr std::size_t spread = workload + 4;
+inline constexpr std::size_t median = workload + 5;
+inline constexpr std::size_t samples = workload + 6;
+inline constexpr std::size_t verdict = workload + 7;
+inline constexpr std::size_t disturbed = workload + 8;
+inline constexpr std::size_t count = workload + 9;
 }  // namespace line_slot
 
 namespace detail {
-inline constexpr std::array<value_kind, line_slot::count> kLineSlots{
-    value_kind::integer, value_kind::real,    value_kind::real, value_kind::integer,
-    value_kind::real,    value_kind::real,    value_kind::text, value_kind::text,
-    value_kind::text,    value_kind::real,    value_kind::real, value_kind::real,
-    value_kind::real,    value_kind::integer, value_kind::text, value_kind::integer};
-inline constexpr std::array<named_token, 16> kLineNamed{{
-    {"runs", line_slot::runs, human_style::grouped},
-    {"time", line_slot::seconds, human_style::fixed2},
-    {"frequency", line_slot::frequency, human_style::grouped},
-    {"ticks", line_slot::ticks, human_style::grouped},
-    {"ns_per_run", line_slot::ns_per_run, human_style::fixed2},
-    {"per_run", line_slot::seconds_per_run, human_style::duration},
-    {"clock", line_slot::clock, human_style::plain},
-    {"workload", line_slot::workload, human_style::plain},
-    {"phase", line_slot::phase, human_style::plain},
-    {"min", line_slot::min, human_style::duration},
-    {"max", line_slot::max, human_style::duration},
-    {"spread", line_slot::spread, human_style::duration},
-    {"median", line_slot::median, human_style::duration},
-    {"samples", line_slot::samples, human_style::grouped},
-    {"verdict", line_slot::verdict, human_style::plain},
-    {"disturbed", line_slot::disturbed, human_style::grouped},
-}};
-inline constexpr std::array<std::size_t, 3> kLinePositional{line_slot::runs, line_slot::seconds,
-                                                            line_slot::frequency};
+inline constexpr std::array<value_kind, line_slot::count> kLineSlots =
+    join_tables(kProfileSlots, std::array<value_kind, line_slot::count - profile_slot::count>{
+                                   value_kind::text, value_kind::text, value_kind::real,
+                                   value_kind::real, value_kind::real, value_kind::real,
+                                   value_kind::integer, value_kind::text, value_kind::integer});
+inline constexpr std::array<named_token, line_slot::count> kLineNamed =
+    join_tables(kProfileNamed, std::array<named_token, line_slot::count - profile_slot::count>{{
+                                   {"workload", line_slot::workload, human_style::plain},
+                                   {"phase", line_slot::phase, human_style::plain},
+                                   {"min", line_slot::min, human_style::duration},
+                                   {"max", line_slot::max, human_style::duration},
+                                   {"spread", line_slot::spread, human_style::duration},
+                                   {"median", line_slot::median, human_style::duration},
+                                   {"samples", line_slot::samples, human_style::grouped},
+                                   {"verdict", line_slot::verdict, human_style::plain},
+                                   {"disturbed", line_slot::disturbed, human_style::grouped},
+                               }});
 }  // namespace detail
 
+// The positional tokens {0} {1} {2} are profile()'s: runs, seconds, calls per second.
 inline constexpr token_set line_tokens{detail::kLineSlots, detail::kLineNamed,
-                                       detail::kLinePositional};
+                                       detail::kProfilePositional};
 
 // Parses a --line template; throws format_error (a usage_error) naming the problem.
 format_template parse_line_template(std::string_view text);
