@@ -32,6 +32,8 @@
 namespace harness::doctor::detail {
 namespace {
 
+using platform::mask_cpus;
+
 // Where the per-CPU load comes from, for the facts.
 constexpr std::string_view kLoadSource = "NtQuerySystemInformation";
 // NtQuerySystemInformation counts in 100 ns units.
@@ -68,14 +70,6 @@ const builtin_scheme* find_builtin(const GUID& scheme) {
   const auto found = std::find_if(kBuiltinSchemes.begin(), kBuiltinSchemes.end(),
                                   [&](const builtin_scheme& b) { return b.guid == scheme; });
   return found == kBuiltinSchemes.end() ? nullptr : &*found;
-}
-
-std::vector<int> mask_cpus(std::uint64_t mask) {
-  std::vector<int> cpus;
-  for (int cpu = 0; cpu < kGroupCpus; ++cpu) {
-    if ((mask >> cpu) & 1U) cpus.push_back(cpu);
-  }
-  return cpus;
 }
 
 std::string error_text(DWORD code) {

@@ -14,6 +14,7 @@
 #endif
 #include <windows.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -45,6 +46,9 @@ std::unique_ptr<os_interface> make_windows_os(const win32_calls& calls);
 // The system's message for a GetLastError() code, without the trailing line break, followed by the
 // code: "Access denied. (error 5)".
 std::string win32_error_text(DWORD code);
+
+// The CPUs whose bits are set in an affinity mask of one processor group (CPUs 0 to 63).
+cpu_list mask_cpus(std::uint64_t mask);
 
 // Names of the values the backend sets ("HIGH_PRIORITY_CLASS", "THREAD_PRIORITY_HIGHEST"); other
 // values are shown as numbers.

@@ -48,11 +48,7 @@ class windows_os final : public os_interface {
       throw std::system_error(static_cast<int>(code), std::system_category(),
                               "GetProcessAffinityMask: " + win32_error_text(code));
     }
-    cpu_list cpus;
-    for (int cpu = 0; cpu < kMaskBits; ++cpu) {
-      if ((process_mask >> cpu) & 1U) cpus.push_back(cpu);
-    }
-    return cpus;
+    return mask_cpus(process_mask);
   }
 
   step_result set_affinity(const cpu_list& cpus) override {
@@ -197,6 +193,14 @@ std::string read_wine_version() {
 }
 
 }  // namespace
+
+cpu_list mask_cpus(std::uint64_t mask) {
+  cpu_list cpus;
+  for (int cpu = 0; cpu < kMaskBits; ++cpu) {
+    if ((mask >> cpu) & 1U) cpus.push_back(cpu);
+  }
+  return cpus;
+}
 
 std::string win32_error_text(DWORD code) {
   char buffer[512] = {};
