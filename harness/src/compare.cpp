@@ -104,51 +104,6 @@ std::string figure(double v, bool integral) {
   return integral ? fmt::format("{:.0f}", v) : fmt::format("{:.2f}", v);
 }
 
-}  // namespace
-
-std::string_view to_string(outcome o) noexcept {
-  switch (o) {
-    case outcome::faster:
-      return "B faster";
-    case outcome::slower:
-      return "B slower";
-    case outcome::not_shown:
-      return "no difference shown";
-    case outcome::undefined:
-      return "not compared";
-  }
-  return "not compared";
-}
-
-run_file parse_run(std::string_view json_text, const std::string& source) {
-  json doc;
-  try {
-    doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    throw usage_error(fmt::format("{}: not JSON: {}", source, e.what()));
-  }
-  try {
-    return parse_document(doc, source);
-  } catch (const json::exception& e) {
-    throw usage_error(fmt::format("{}: a harness report with a missing or malformed field: {}",
-                                  source, e.what()));
-  }
-}
-
-run_file read_run(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw usage_error(
-        fmt::format("{}: cannot be read (a JSON report of `harness --format json` is expected)",
-                    path.string()));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_run(text.str(), path.string());
-}
-
-namespace {
-
 std::string interval_text(const floor_interval& i, bool integral) {
   return integral ? fmt::format("[{:.0f}, {:.0f}]", i.lower, i.upper)
                   : fmt::format("[{:.2f}, {:.2f}]", i.lower, i.upper);
@@ -223,6 +178,47 @@ std::optional<double> fastest_reference(const std::vector<run_file>& runs,
 }
 
 }  // namespace
+
+std::string_view to_string(outcome o) noexcept {
+  switch (o) {
+    case outcome::faster:
+      return "B faster";
+    case outcome::slower:
+      return "B slower";
+    case outcome::not_shown:
+      return "no difference shown";
+    case outcome::undefined:
+      return "not compared";
+  }
+  return "not compared";
+}
+
+run_file parse_run(std::string_view json_text, const std::string& source) {
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw usage_error(fmt::format("{}: not JSON: {}", source, e.what()));
+  }
+  try {
+    return parse_document(doc, source);
+  } catch (const json::exception& e) {
+    throw usage_error(fmt::format("{}: a harness report with a missing or malformed field: {}",
+                                  source, e.what()));
+  }
+}
+
+run_file read_run(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw usage_error(
+        fmt::format("{}: cannot be read (a JSON report of `harness --format json` is expected)",
+                    path.string()));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_run(text.str(), path.string());
+}
 
 comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_file>& b) {
   if (a.empty() || b.empty()) throw std::invalid_argument("compare_runs: a side without reports");

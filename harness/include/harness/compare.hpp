@@ -60,10 +60,10 @@ run_file parse_run(std::string_view json_text, const std::string& source);
 run_file read_run(const std::filesystem::path& path);
 
 enum class outcome {
-  faster,     // B's interval lies wholly below A's
-  slower,     // B's interval lies wholly above A's
-  not_shown,  // the intervals overlap: no difference shown at this resolution
-  undefined,  // too few samples in one of the runs (fewer than the verdicts need)
+  faster,     // B's floor lies wholly below A's
+  slower,     // B's floor lies wholly above A's
+  not_shown,  // the floors overlap: no difference shown at this resolution
+  undefined,  // a report with fewer samples than the verdicts need
 };
 std::string_view to_string(outcome o) noexcept;
 
