@@ -2,7 +2,8 @@
 """End-to-end check of `harness clocks --json`: it parses, and lists every source with all fields.
 
 Usage: clocks_check.py PATH_TO_HARNESS. Exits 0 when every check passes, 1 with the failures listed
-otherwise. Asserts structure only, never a timing: the machine running it may be noisy.
+otherwise. Asserts structure only, never a timing: the machine running it may be noisy. The one
+relation it checks, granularity <= step, holds on any machine: two reads differ by whole quanta.
 """
 import json
 import platform
@@ -20,12 +21,38 @@ SOURCE_FIELDS = {
     "available": bool, "ticks_per_second": (int, float),
 }
 NULLABLE_FIELDS = ["unavailable_reason", "declared_resolution_seconds", "call_cost",
-                   "measured_resolution", "smallest_step"]
+                   "measured_resolution", "smallest_step", "granularity"]
 COST_FIELDS = ["ns_per_call", "percent_of_cheapest", "pairs", "bounded_by_time", "pass_seconds"]
 RESOLUTION_FIELDS = ["ticks", "seconds", "sweeps", "searched_seconds"]
 STEP_FIELDS = ["ticks", "seconds", "reads", "changes", "searched_seconds"]
+GRANULARITY_FIELDS = ["ticks", "seconds", "advances_every_tick", "read_cost_ticks",
+                      "read_cost_counted", "reads", "changes", "sweeps", "searched_seconds"]
 CALIBRATION_FIELDS = ["source", "reference", "ticks_per_second", "error_ppm", "duration_seconds",
                       "rounds", "converged"]
+
+
+def check_granularity(where, granularity, step):
+    """The granularity is none or a number of ticks >= 1, exactly 1 when the clock advances every
+    tick, and at most the smallest step: a step is whole quanta, the smallest of which reads as a
+    fractional quantum's floor (20 for 20.96), or 1 tick less on a clock converting its count to ns
+    (hence the 2-tick and 1% slack)."""
+    errors = []
+    ticks = granularity.get("ticks")
+    if ticks is None:
+        if granularity.get("advances_every_tick"):
+            errors.append(f"{where}: granularity advances every tick but has no ticks")
+    elif not (isinstance(ticks, (int, float)) and ticks >= 1):
+        errors.append(f"{where}: granularity.ticks {ticks!r} not a number >= 1")
+    else:
+        if granularity.get("advances_every_tick") and ticks != 1:
+            errors.append(f"{where}: advances every tick but granularity is {ticks} ticks")
+        step_ticks = step.get("ticks")
+        if isinstance(step_ticks, (int, float)) and ticks > step_ticks * 1.01 + 2:
+            errors.append(f"{where}: granularity {ticks} ticks exceeds the step {step_ticks} ticks")
+    cost = granularity.get("read_cost_ticks")
+    if not (isinstance(cost, (int, float)) and cost >= 0):
+        errors.append(f"{where}: granularity.read_cost_ticks {cost!r} not a number >= 0")
+    return errors
 
 
 def check(doc):
@@ -57,7 +84,7 @@ def check(doc):
         if not c.get("ticks_per_second", 0) > 0:
             errors.append(f"{where}: ticks_per_second not positive")
         for field, keys in (("call_cost", COST_FIELDS), ("measured_resolution", RESOLUTION_FIELDS),
-                            ("smallest_step", STEP_FIELDS)):
+                            ("smallest_step", STEP_FIELDS), ("granularity", GRANULARITY_FIELDS)):
             block = c.get(field)
             if not isinstance(block, dict):
                 errors.append(f"{where}: '{field}' not measured")
@@ -68,6 +95,7 @@ def check(doc):
             errors.append(f"{where}: call_cost.pairs not a positive count")
         if not (isinstance(cost.get("ns_per_call"), (int, float)) and cost["ns_per_call"] >= 0):
             errors.append(f"{where}: call_cost.ns_per_call not a number")
+        errors += check_granularity(where, c.get("granularity") or {}, c.get("smallest_step") or {})
     default = doc.get("default_clock")
     available = {c["name"] for c in clocks if c.get("available")}
     if not isinstance(default, dict) or default.get("name") not in available:

@@ -1,10 +1,11 @@
 // `harness clocks`: the survey of every clock source of this machine, as a table or as JSON.
 //
 // For each source: call cost (ns per call and % of the cheapest, as in the WinSTL study's Table 4),
-// declared beside measured resolution (its Table 5), smallest step, kind and rate. Unavailable
-// sources are listed with their reason. The output ends with the TSC calibration and the default
-// sampling clock with the reason it was chosen. Every figure comes from the estimators of
-// harness/clock_survey.hpp; nothing is printed that was not measured on this run.
+// declared beside measured resolution (its Table 5), smallest step, granularity (the smallest
+// amount the value advances by) and the ticks between back-to-back reads, kind and rate.
+// Unavailable sources are listed with their reason. The output ends with the TSC calibration and
+// the default sampling clock with the reason it was chosen. Every figure comes from the estimators
+// of harness/clock_survey.hpp; nothing is printed that was not measured on this run.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <CLI/CLI.hpp>
@@ -53,6 +54,20 @@ std::string step_cell(const clock_source& source, const step_estimate& s) {
   return fmt::format("{} ({} t)", human_seconds(source.to_seconds(*s.ticks)), *s.ticks);
 }
 
+// The granularity in ticks may be fractional (20.96 ticks for a 10 ns quantum of a 2.096 GHz TSC).
+std::string granularity_cell(const clock_source& source, const clock_granularity& g) {
+  if (!g.granularity_ticks) return fmt::format("none in {}", human_seconds(g.searched_seconds));
+  return fmt::format("{} ({:.4g} t)",
+                     human_seconds(*g.granularity_ticks / source.ticks_per_second()),
+                     *g.granularity_ticks);
+}
+
+// Ticks between two back-to-back reads; "~" marks a timed cost (ns a call x ticks/s), the clock
+// being too coarse to count one.
+std::string read_cost_cell(const clock_granularity& g) {
+  return fmt::format("{}{:.3g}", g.read_cost_counted ? "" : "~", g.read_cost_ticks);
+}
+
 nlohmann::json optional_json(const std::optional<double>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
@@ -73,6 +88,7 @@ nlohmann::json row_json(const clock_survey_row& row) {
   j["call_cost"] = nullptr;
   j["measured_resolution"] = nullptr;
   j["smallest_step"] = nullptr;
+  j["granularity"] = nullptr;
   if (row.cost) {
     j["call_cost"] = {{"ns_per_call", row.cost->ns_per_call},
                       {"percent_of_cheapest", optional_json(row.percent_of_cheapest)},
@@ -95,6 +111,20 @@ nlohmann::json row_json(const clock_survey_row& row) {
                           {"reads", s.reads},
                           {"changes", s.changes},
                           {"searched_seconds", s.searched_seconds}};
+  }
+  if (row.granularity && source.available()) {
+    const auto& g = *row.granularity;
+    j["granularity"] = {{"ticks", optional_json(g.granularity_ticks)},
+                        {"seconds", g.granularity_ticks ? nlohmann::json(*g.granularity_ticks /
+                                                                         source.ticks_per_second())
+                                                        : nlohmann::json(nullptr)},
+                        {"advances_every_tick", g.advances_every_tick},
+                        {"read_cost_ticks", g.read_cost_ticks},
+                        {"read_cost_counted", g.read_cost_counted},
+                        {"reads", g.reads},
+                        {"changes", g.changes},
+                        {"sweeps", g.sweeps},
+                        {"searched_seconds", g.searched_seconds}};
   }
   return j;
 }
@@ -126,6 +156,10 @@ void print_json(std::ostream& out, const std::vector<clock_survey_row>& rows,
                      {"step_enough_reads", settings.step_enough_reads},
                      {"step_enough_changes", settings.step_enough_changes},
                      {"step_budget_seconds", settings.step_budget_seconds},
+                     {"granularity_max_spin", settings.granularity.max_spin},
+                     {"granularity_enough_changes", settings.granularity.enough_changes},
+                     {"granularity_min_changes", settings.granularity.min_changes},
+                     {"granularity_budget_seconds", settings.granularity.budget_seconds},
                      {"reference_clock", "steady_clock"}};
   out << doc.dump(2) << '\n';
 }
@@ -135,11 +169,15 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
   fmt::print(out,
              "Clock sources: call cost over {} start/stop pairs (second of two passes; fewer for "
              "slow sources, as shown),\nmeasured resolution = smallest non-zero interval around "
-             "0..{} loop iterations, step = smallest change between back-to-back reads.\n\n",
+             "0..{} loop iterations, step = smallest change between back-to-back reads,\n"
+             "granularity = smallest amount the value advances by (t = ticks), t/read = ticks "
+             "between back-to-back reads\n(~: timed, the clock being too coarse to count them). "
+             "The step is about the larger of the last two.\n\n",
              settings.max_pairs, settings.resolution_max_inner);
-  const auto line = "{:<31} {:>9} {:>8} {:>10} {:>13} {:>20} {:<11} {:>4} {:>16} {:>12}\n";
+  const auto line =
+      "{:<31} {:>9} {:>8} {:>10} {:>13} {:>20} {:>20} {:>8} {:<11} {:>4} {:>16} {:>12}\n";
   fmt::print(out, fmt::runtime(line), "source", "ns/call", "% min", "declared", "measured res",
-             "smallest step", "kind", "mono", "ticks/s", "pairs");
+             "smallest step", "granularity", "t/read", "kind", "mono", "ticks/s", "pairs");
   std::vector<const clock_survey_row*> unavailable;
   for (const auto& row : rows) {
     const clock_source& source = *row.source;
@@ -151,7 +189,8 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
     fmt::print(out, fmt::runtime(line), source.name(), fmt::format("{:.1f}", row.cost->ns_per_call),
                row.percent_of_cheapest ? fmt::format("{:.0f}%", *row.percent_of_cheapest) : "-",
                declared ? human_seconds(*declared) : "-", resolution_cell(source, *row.resolution),
-               step_cell(source, *row.step), to_string(source.kind()),
+               step_cell(source, *row.step), granularity_cell(source, *row.granularity),
+               read_cost_cell(*row.granularity), to_string(source.kind()),
                source.is_monotonic() ? "yes" : "no", human_rate(source.ticks_per_second()),
                fmt::format("{}{}", row.cost->pairs, row.cost->bounded_by_time ? "*" : ""));
   }
@@ -180,8 +219,9 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
 
 void add_clocks_command(CLI::App& root, context& ctx) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* sub = root.add_subcommand(
-      "clocks", "Measure every clock source here: call cost, resolution, step; name the default");
+  CLI::App* sub = root.add_subcommand("clocks",
+                                      "Measure every clock source here: call cost, resolution, "
+                                      "step, granularity; name the default");
   sub->add_flag("--json", *json, "Print the survey as JSON");
   sub->callback([&ctx, json] {
     ctx.action = [&ctx, json] {
