@@ -100,9 +100,20 @@ void print_preparation(std::ostream& out, const workload_result& r, const consol
   }
 }
 
+// "in 5 blocks", and how many were asked for when more were taken.
+std::string blocks_text(const phase_result& p) {
+  std::string text;
+  if (p.blocks.size() > 1) text = fmt::format(" in {} blocks", p.blocks.size());
+  if (p.requested > 0 && p.values.size() > p.requested) {
+    text +=
+        fmt::format(" ({} requested; more blocks were taken to confirm the floor)", p.requested);
+  }
+  return text;
+}
+
 void print_phase_header(std::ostream& out, const phase_result& p) {
-  fmt::print(out, "  {}: {} samples{}; timer overhead {} ticks subtracted; ", to_string(p.kind),
-             p.values.size(),
+  fmt::print(out, "  {}: {} samples{}{}; timer overhead {} ticks subtracted; ", to_string(p.kind),
+             p.values.size(), blocks_text(p),
              p.kind == phase_kind::baseline
                  ? " unprepared (no pinning, priority as started, no warmup)"
                  : "",
@@ -155,6 +166,40 @@ void print_estimates(std::ostream& out, std::string_view label, const stats::pha
   fmt::print(out, "\n");
 }
 
+// The floor and its confirmation: the lowest block minimum, whether other blocks confirm it, and
+// every block's minimum and reference-loop best, so a slowed block shows.
+void print_floor(std::ostream& out, const phase_result& p, const floor_check& f,
+                 const console_style& style) {
+  fmt::print(
+      out, "    floor: {} ticks per call, {}: {}\n", ticks_text(f.floor, p.batch),
+      f.confirmed ? colored("confirmed", "32", style) : colored("NOT CONFIRMED", "33", style),
+      f.reason);
+  std::vector<std::string> cells;
+  for (std::size_t b = 0; b < f.block_minimums.size(); ++b) {
+    const bool agrees = std::find(f.agreeing.begin(), f.agreeing.end(), b) != f.agreeing.end();
+    cells.push_back(fmt::format("{}: {}{} ({})", b + 1, ticks_text(f.block_minimums[b], p.batch),
+                                agrees ? "*" : "", p.blocks[b].reference_best));
+  }
+  fmt::print(out, "      blocks (minimum, * within {} of the floor; reference loop best): {}\n",
+             ticks_text(f.tolerance, p.batch), fmt::join(cells, ", "));
+  if (f.context.fastest_reference) {
+    fmt::print(out, "      fastest reference loop known: {} ticks ({})",
+               *f.context.fastest_reference,
+               f.context.fastest_reference_remembered ? "remembered from an earlier run here"
+                                                      : "this run");
+  } else {
+    fmt::print(out, "      fastest reference loop known: none");
+  }
+  if (f.context.baseline_floor)
+    fmt::print(out, "; baseline floor {}", ticks_text(*f.context.baseline_floor, p.batch));
+  if (f.context.remembered_floor) {
+    fmt::print(out, "; this build's floor remembered here {}",
+               ticks_text(*f.context.remembered_floor, p.batch));
+  }
+  fmt::print(out, "\n");
+  if (!f.confirmed) fmt::print(out, "      recommendation: {}\n", f.recommendation);
+}
+
 void print_analysis(std::ostream& out, const phase_result& p, const phase_analysis& a,
                     const clock_facts& clock, double slowdown_factor, const console_style& style) {
   print_estimates(out, "all samples", a.all, p.batch, *clock.clock);
@@ -173,6 +218,7 @@ void print_analysis(std::ostream& out, const phase_result& p, const phase_analys
   fmt::print(out, "    verdict: {}: {}\n      recommendation: {}\n",
              colored(stats::to_string(a.verdict.level), verdict_color(a.verdict.level), style),
              a.verdict.reason, a.verdict.recommendation);
+  if (p.floor) print_floor(out, p, *p.floor, style);
 }
 
 // One strip per sampled phase, all on the scale [lowest minimum, highest 95th percentile]: the
@@ -319,6 +365,12 @@ void print_samples(std::ostream& out, const phase_result& phase, const clock_sou
   const auto hi = std::max_element(phase.values.begin(), phase.values.end()) - phase.values.begin();
   const int width = static_cast<int>(fmt::formatted_size("{}", phase.values.size()));
   for (std::size_t i = 0; i < phase.values.size(); ++i) {
+    if (phase.blocks.size() > 1) {
+      const std::size_t b = phase.block_of(i);
+      if (b < phase.blocks.size() && phase.blocks[b].first == i) {
+        fmt::print(out, "    block {}, from {:.3f} s:\n", b + 1, phase.blocks[b].start_seconds);
+      }
+    }
     const auto idx = static_cast<std::ptrdiff_t>(i);
     const char* mark = lo == hi    ? ""
                        : idx == hi ? "  <-- highest"
@@ -357,12 +409,35 @@ void print_console_report(std::ostream& out, const run_report& report, const con
              "brackets); headline estimator: the minimum, with the median beside it\n");
   const run_options& o = report.options;
   fmt::print(out, "samples per phase: {}; warmup: {}; priority: {}; pin: {}{}\n",
-             o.auto_samples ? fmt::format("auto (target {:.3g}% of min, at most {} each)",
-                                          o.target * 100, format_duration(o.max_time))
-                            : fmt::format("{}", o.samples),
+             o.auto_samples
+                 ? fmt::format("auto in {} blocks or more (target {:.3g}% of min, at most {} each)",
+                               o.blocks, o.target * 100, format_duration(o.max_time))
+             : o.blocks == 1 ? fmt::format("{} in one block", o.samples)
+                             : fmt::format("{} in {} blocks (the prepared phase takes more, for up "
+                                           "to {} in all, until its floor is confirmed)",
+                                           o.samples, o.blocks, format_duration(o.max_time)),
              format_duration(o.warmup), platform::to_string(o.priority),
              o.cpu ? fmt::format("CPU {}", *o.cpu) : std::string("off"),
              o.lock_memory ? "; memory locked" : "");
+  const floor_settings& fs = o.tuning.floor;
+  fmt::print(out,
+             "floor: the lowest block minimum; confirmed when two blocks begun {} ms or more apart "
+             "agree within {} clock steps or {:.3g}% of it, at the fastest reference-loop speed "
+             "known{}\n",
+             fs.min_separation.count(), fs.granularity_steps, fs.relative_tolerance * 100,
+             o.baseline ? ", the prepared floor not above the baseline's" : "");
+  if (report.history.path.empty()) {
+    fmt::print(out, "history: none (--no-history): floors are checked within this run only\n");
+  } else {
+    fmt::print(out,
+               "history: {} (this machine: {}; fastest reference loop remembered: {}; build {})\n",
+               report.history.path, report.history.machine,
+               report.history.fastest_reference
+                   ? fmt::format("{} ticks", *report.history.fastest_reference)
+                   : std::string("none yet"),
+               report.history.build.empty() ? std::string("unidentified: no floors remembered")
+                                            : report.history.build);
+  }
   for (const auto& line : report.environment)
     fmt::print(out, "{}\n", line);
 

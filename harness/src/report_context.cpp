@@ -3,8 +3,8 @@
 // The CPU facts come from Google Benchmark's own CPUInfo and SystemInfo, so a harness JSON file
 // and a Google Benchmark JSON file taken on one machine describe it alike.
 // Caveats: CPUInfo reads the CPU frequency once per process, the first time it is asked (on some
-// machines Google Benchmark estimates it by spinning for a moment); the executable's path is read
-// from /proc/self/exe and is empty where that does not exist.
+// machines Google Benchmark estimates it by spinning for a moment); the executable's path is the
+// OS layer's, empty where it cannot be read.
 #include <benchmark/benchmark.h>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "harness/platform.hpp"
 #include "harness/report.hpp"
 
 namespace harness {
@@ -27,18 +28,12 @@ std::string local_date_now() {
   return text;
 }
 
-std::string executable_path() {
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : exe.string();
-}
-
 }  // namespace
 
 run_context collect_run_context(std::optional<doctor::doctor_summary> doctor) {
   run_context c;
   c.date = local_date_now();
-  c.executable = executable_path();
+  c.executable = platform::executable_path().string();
   const benchmark::CPUInfo& cpu = benchmark::CPUInfo::Get();
   c.host_name = benchmark::SystemInfo::Get().name;
   c.num_cpus = cpu.num_cpus;

@@ -3,8 +3,8 @@
 // Columns (docs/output.md): workload, phase, index (0-based, sampling order), ticks (per call,
 // overhead subtracted), ns (ticks converted with the clock's rate), disturbed (0/1), raw_ticks (the
 // whole sample as read), batch (calls in the sample), host_slowdown (0/1), context_switch (0/1, or
-// empty when not counted). Fields are quoted as RFC 4180 asks when they hold a comma, a quote or a
-// line break.
+// empty when not counted), block (1-based, empty for the first call). Fields are quoted as RFC 4180
+// asks when they hold a comma, a quote or a line break.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -31,16 +31,17 @@ void write_csv_report(std::ostream& out, const run_report& report) {
   const double ns_per_tick = 1e9 / report.clock.clock->ticks_per_second();
   fmt::print(out,
              "workload,phase,index,ticks,ns,disturbed,raw_ticks,batch,host_slowdown,"
-             "context_switch\n");
+             "context_switch,block\n");
   for (const workload_result& r : report.results) {
     const std::string name = csv_field(r.name);
     for (const phase_result* p : phases_of(r)) {
       for (std::size_t i = 0; i < p->values.size(); ++i) {
-        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{}\n", name, phase_id(p->kind), i,
+        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{},{}\n", name, phase_id(p->kind), i,
                    p->values[i], p->values[i] * ns_per_tick, p->disturbed(i), p->raw(i), p->batch,
                    static_cast<bool>(p->host_slowdown[i]),
                    p->context_switch.empty() ? std::string()
-                                             : std::string(p->context_switch[i] ? "1" : "0"));
+                                             : std::string(p->context_switch[i] ? "1" : "0"),
+                   p->blocks.empty() ? std::string() : fmt::format("{}", p->block_of(i) + 1));
       }
     }
   }

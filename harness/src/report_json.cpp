@@ -19,6 +19,7 @@
 #include <tuple>
 
 #include "doctor/doctor_json.hpp"
+#include "harness/floor.hpp"
 #include "harness/report.hpp"
 
 namespace harness {
@@ -56,6 +57,8 @@ const char* stop_id(stop_reason reason) {
   switch (reason) {
     case stop_reason::count:
       return "count";
+    case stop_reason::confirmed:
+      return "confirmed";
     case stop_reason::target:
       return "target";
     case stop_reason::max_time:
@@ -104,6 +107,47 @@ json context_json(const run_context& c) {
           {"library_build_type", c.library_build_type}};
 }
 
+json floor_json(const floor_check& f) {
+  json minimums = json::array();
+  for (const double m : f.block_minimums)
+    minimums.push_back(m);
+  json agreeing = json::array();
+  for (const std::size_t b : f.agreeing)
+    agreeing.push_back(b + 1);
+  json findings = json::array();
+  for (const floor_finding finding : f.findings)
+    findings.push_back(floor_finding_id(finding));
+  const floor_context& c = f.context;
+  return {
+      {"confirmed", f.confirmed},
+      {"ticks", f.floor},
+      {"block", f.floor_block + 1},
+      {"tolerance_ticks", f.tolerance},
+      {"block_minimums_ticks", minimums},
+      {"agreeing_blocks", agreeing},
+      {"confirmed_by", f.confirmed_by
+                           ? json::array({f.confirmed_by->first + 1, f.confirmed_by->second + 1})
+                           : json(nullptr)},
+      {"findings", findings},
+      {"reason", f.reason},
+      {"recommendation", f.recommendation},
+      {"baseline_floor_ticks", optional_number(c.baseline_floor)},
+      {"remembered_floor_ticks", optional_number(c.remembered_floor)},
+      {"fastest_reference_ticks", c.fastest_reference ? json(*c.fastest_reference) : json(nullptr)},
+      {"fastest_reference_remembered", c.fastest_reference_remembered}};
+}
+
+json blocks_json(const phase_result& p) {
+  json blocks = json::array();
+  for (const sample_block& b : p.blocks) {
+    blocks.push_back({{"first_sample", b.first},
+                      {"samples", b.count},
+                      {"start_seconds", b.start_seconds},
+                      {"reference_best_ticks", b.reference_best}});
+  }
+  return blocks;
+}
+
 json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_factor) {
   json j = {
       {"phase", phase_id(p.kind)},
@@ -128,14 +172,28 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
   if (p.kind != phase_kind::first) {
     j["verdict"] = stats::to_string(a.verdict.level);
     j["verdict_reason"] = a.verdict.reason;
+    j["requested_samples"] = p.requested > 0 ? json(p.requested) : json(nullptr);
+    j["elapsed_seconds"] = p.elapsed_seconds;
+    j["blocks"] = blocks_json(p);
+    j["floor"] = p.floor ? floor_json(*p.floor) : json(nullptr);
   }
   return j;
+}
+
+json history_json(const history_use& h) {
+  if (h.path.empty()) return nullptr;
+  return {{"path", h.path},
+          {"machine", h.machine},
+          {"build", h.build.empty() ? json(nullptr) : json(h.build)},
+          {"fastest_reference_ticks",
+           h.fastest_reference ? json(*h.fastest_reference) : json(nullptr)}};
 }
 
 json options_json(const run_options& o) {
   return {{"samples", o.auto_samples ? json("auto") : json(o.samples)},
           {"target", o.target},
           {"max_time_ns", o.max_time.count()},
+          {"blocks", o.blocks},
           {"warmup_ns", o.warmup.count()},
           {"priority", platform::to_string(o.priority)},
           {"cpu", o.cpu ? json(*o.cpu) : json(nullptr)},
@@ -199,6 +257,7 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
     row["ticks"] = p.values[i];
     row["raw_ticks"] = p.raw(i);
     row["disturbed"] = p.disturbed(i);
+    if (!p.blocks.empty()) row["block"] = p.block_of(i) + 1;
     row["host_slowdown"] = static_cast<bool>(p.host_slowdown[i]);
     if (!p.context_switch.empty()) row["context_switch"] = static_cast<bool>(p.context_switch[i]);
     rows.push_back(std::move(row));
@@ -261,9 +320,14 @@ void write_json_report(std::ostream& out, const run_report& report) {
         {"description", clock.description()},
         {"ticks_per_second", clock.ticks_per_second()},
         {"step_ticks", report.clock.step_measured ? json(report.clock.step) : json(nullptr)},
+        {"granularity_ticks",
+         report.clock.granularity > 0 ? json(report.clock.granularity) : json(nullptr)},
+        {"read_cost_ticks",
+         report.clock.read_cost > 0 ? json(report.clock.read_cost) : json(nullptr)},
         {"reason", report.clock_reason}}},
       {"options", options_json(report.options)},
       {"doctor", c.doctor ? json(doctor::to_json(*c.doctor)) : json(nullptr)},
+      {"history", history_json(report.history)},
       {"workloads", workloads}};
   const json document = {
       {"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", rows}};

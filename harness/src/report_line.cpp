@@ -47,6 +47,8 @@ void print_lines(std::ostream& out, const run_report& report, const format_templ
           p->kind == phase_kind::first ? template_value()
                                        : template_value(stats::to_string(a.verdict.level)),
           p->disturbed_count(),
+          !p->floor ? template_value() : template_value(p->floor->confirmed ? "yes" : "no"),
+          p->floor ? in_seconds(p->floor->floor) : std::nullopt,
       };
       out << line.render(values) << '\n';
     }

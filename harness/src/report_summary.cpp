@@ -27,9 +27,7 @@ stats::disturbance_counts counts_of(const phase_result& phase, const clock_facts
   c.n_clean = phase.values.size() - phase.disturbed_count();
   c.n_host_slowdown = phase.host_slowdown_count();
   c.n_context_switch = phase.context_switch_count();
-  c.clock_step = clock.step_measured
-                     ? static_cast<double>(clock.step) / static_cast<double>(phase.batch)
-                     : 0.0;
+  c.granularity = clock.resolution() / static_cast<double>(phase.batch);
   return c;
 }
 
@@ -83,8 +81,8 @@ const std::vector<summary_column>& summary_columns() {
   static const std::vector<summary_column> columns{
       {"workload", align::left, 0},   {"phase", align::left, 0},     {"samples", align::right, 4},
       {"min", align::right, 0},       {"median", align::right, 2},   {"max", align::right, 6},
-      {"spread", align::right, 7},    {"spread %", align::right, 1}, {"min time", align::right, 3},
-      {"disturbed", align::right, 5}, {"verdict", align::left, 1},
+      {"spread", align::right, 7},    {"spread %", align::right, 2}, {"min time", align::right, 3},
+      {"disturbed", align::right, 5}, {"verdict", align::left, 1},   {"floor", align::left, 1},
   };
   return columns;
 }
@@ -124,7 +122,10 @@ std::vector<workload_summary> summarize_report(const run_report& report, bool un
           s.min ? time_text(*s.min / report.clock.clock->ticks_per_second(), unicode)
                 : std::string("-"),
           fmt::format("{}", p->disturbed_count()),
-          row.has_verdict ? std::string(stats::to_string(a.verdict.level)) : std::string("-")};
+          row.has_verdict ? std::string(stats::to_string(a.verdict.level)) : std::string("-"),
+          !p->floor             ? std::string("-")
+          : p->floor->confirmed ? std::string("confirmed")
+                                : std::string("unconfirmed")};
       w.rows.push_back(std::move(row));
     }
     if (base != nullptr && prep != nullptr) {

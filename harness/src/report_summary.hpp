@@ -35,7 +35,8 @@ inline constexpr std::size_t spread_percent = 7;
 inline constexpr std::size_t min_time = 8;
 inline constexpr std::size_t disturbed = 9;
 inline constexpr std::size_t verdict = 10;
-inline constexpr std::size_t count = 11;
+inline constexpr std::size_t floor = 11;
+inline constexpr std::size_t count = 12;
 }  // namespace col
 
 const std::vector<summary_column>& summary_columns();

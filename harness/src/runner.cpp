@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "harness/clock_survey.hpp"
+#include "harness/speed_probe.hpp"
 #include "harness/statistics.hpp"
 
 namespace harness {
@@ -31,10 +32,12 @@ const char* to_string(stop_reason reason) noexcept {
   switch (reason) {
     case stop_reason::count:
       return "the requested sample count";
+    case stop_reason::confirmed:
+      return "the requested samples, then more blocks until the floor was confirmed";
     case stop_reason::target:
-      return "the target interval was reached";
+      return "the target interval was met at two checks in a row and the floor confirmed";
     case stop_reason::max_time:
-      return "--max-time elapsed before the target was reached";
+      return "--max-time elapsed before sampling could stop";
     case stop_reason::max_samples:
       return "the sample limit was reached before the target";
     case stop_reason::interrupted:
@@ -46,6 +49,14 @@ const char* to_string(stop_reason reason) noexcept {
 std::uint64_t phase_result::raw(std::size_t i) const noexcept {
   return static_cast<std::uint64_t>(
       std::llround(values[i] * static_cast<double>(batch) + static_cast<double>(overhead)));
+}
+
+std::size_t phase_result::block_of(std::size_t i) const noexcept {
+  const auto after =
+      std::upper_bound(blocks.begin(), blocks.end(), i,
+                       [](std::size_t v, const sample_block& b) { return v < b.first; });
+  return after == blocks.begin() ? blocks.size()
+                                 : static_cast<std::size_t>(after - blocks.begin()) - 1;
 }
 
 bool phase_result::disturbed(std::size_t i) const noexcept {
@@ -81,16 +92,10 @@ inline std::uint64_t timed_sample(const workload_instance& workload, const clock
   return stop - start;
 }
 
-// A fixed chain of dependent multiply-adds: its time only changes when the CPU runs slower.
+// The reference loop: a fixed chain of dependent multiply-adds, whose time only changes when the
+// CPU runs slower.
 std::uint64_t reference_run(const clock_source& clock, std::uint32_t iterations) {
-  std::uint64_t x = 0x9E3779B97F4A7C15ULL;
-  const std::uint64_t start = clock.now();
-  for (std::uint32_t i = 0; i < iterations; ++i) {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    benchmark::DoNotOptimize(x);
-  }
-  const std::uint64_t stop = clock.now();
-  return stop - start;
+  return run_probe(probe_kind::multiply_chain, clock, iterations);
 }
 
 std::uint64_t seconds_to_ticks(std::chrono::nanoseconds d, const clock_source& clock) {
@@ -130,27 +135,42 @@ struct phase_plan {
   std::uint64_t batch;
   std::uint64_t overhead;
   double expected_sample_seconds;  // what one sample should take, to pace the side checks
+  bool extendable;                 // more blocks may follow the planned ones
+  floor_context floor;             // what the floor is checked against (granularity per call...)
 };
 
-// Marks the samples around slow reference runs.
-void classify_host_slowdowns(phase_result& phase, const std::vector<std::uint64_t>& refs,
+// A reference run and where it ran: before the sample with this index.
+struct reference_mark {
+  std::size_t before_sample;
+  std::uint64_t ticks;
+};
+
+// Marks the samples next to slow reference runs: a slow-down may begin anywhere between two runs,
+// so the run before a sample and the run after it both speak for it.
+void classify_host_slowdowns(phase_result& phase, const std::vector<reference_mark>& refs,
                              double factor) {
   phase.host_slowdown.assign(phase.values.size(), false);
   phase.reference_runs = refs.size();
   if (refs.empty()) return;
-  phase.reference_best = *std::min_element(refs.begin(), refs.end());
-  phase.reference_worst = *std::max_element(refs.begin(), refs.end());
-  const double limit = factor * static_cast<double>(phase.reference_best);
-  std::vector<bool> slow(refs.size());
-  for (std::size_t j = 0; j < refs.size(); ++j) {
-    slow[j] = static_cast<double>(refs[j]) > limit;
-    phase.reference_slow += slow[j] ? 1 : 0;
+  std::uint64_t worst = 0;
+  for (const reference_mark& r : refs) {
+    phase.reference_best =
+        phase.reference_best == 0 ? r.ticks : std::min(phase.reference_best, r.ticks);
+    worst = std::max(worst, r.ticks);
   }
-  // A slow-down may begin anywhere in a block: the run before the block and the one after it both
-  // speak for its samples.
+  phase.reference_worst = worst;
+  const double limit = factor * static_cast<double>(phase.reference_best);
+  const auto slow = [&](const reference_mark& r) { return static_cast<double>(r.ticks) > limit; };
+  for (const reference_mark& r : refs)
+    phase.reference_slow += slow(r) ? 1 : 0;
+  // refs are in sampling order: walk them beside the samples.
+  std::size_t j = 0;  // first run not before sample i
   for (std::size_t i = 0; i < phase.values.size(); ++i) {
-    const std::size_t j = i / phase.reference_every;
-    phase.host_slowdown[i] = slow[j] || (j + 1 < slow.size() && slow[j + 1]);
+    while (j < refs.size() && refs[j].before_sample <= i)
+      ++j;
+    const bool before = j > 0 && slow(refs[j - 1]);
+    const bool after = j < refs.size() && slow(refs[j]);
+    phase.host_slowdown[i] = before || after;
   }
 }
 
@@ -189,6 +209,28 @@ const char* stage_name(phase_kind kind) noexcept {
   return kind == phase_kind::baseline ? "unprepared samples" : "prepared samples";
 }
 
+// The floor of the blocks so far, checked against the plan's context and the fastest reference
+// run known (the phase's own included).
+floor_check check_blocks(const phase_result& phase, const phase_plan& plan,
+                         std::uint64_t phase_best, const sampler_settings& tuning) {
+  std::vector<block_view> views;
+  for (const sample_block& b : phase.blocks) {
+    if (b.count == 0) continue;
+    const auto first = phase.values.begin() + static_cast<std::ptrdiff_t>(b.first);
+    views.push_back({*std::min_element(first, first + static_cast<std::ptrdiff_t>(b.count)),
+                     b.start_seconds, b.reference_best});
+  }
+  floor_context context = plan.floor;
+  if (phase_best > 0 && (!context.fastest_reference || phase_best < *context.fastest_reference)) {
+    context.fastest_reference = phase_best;
+    context.fastest_reference_remembered = false;
+  }
+  return check_floor(views, context, tuning.floor);
+}
+
+// Samples one phase in blocks: the planned ones (a fixed count split evenly), then, when the
+// plan allows, more until the floor is confirmed (and with auto, the target met twice in a row),
+// within max_time. Between blocks the reference loop runs for block_gap.
 phase_result sample_phase(const phase_plan& plan, const workload_instance& workload,
                           const run_options& options, const clock_facts& facts,
                           platform::os_interface& os) {
@@ -198,9 +240,21 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
   phase.kind = plan.kind;
   phase.batch = plan.batch;
   phase.overhead = plan.overhead;
+  phase.requested = options.auto_samples ? 0 : options.samples;
 
-  const std::size_t limit = options.auto_samples ? tuning.auto_max_samples : options.samples;
-  phase.values.reserve(options.auto_samples ? std::min<std::size_t>(limit, 1 << 16) : limit);
+  // Memory stays bounded however long the blocks go on.
+  const std::size_t limit = tuning.auto_max_samples;
+  const std::size_t planned_blocks =
+      options.auto_samples ? std::max<std::size_t>(options.blocks, 1)
+                           : std::clamp<std::size_t>(options.blocks, 1, options.samples);
+  // A fixed count splits evenly: the first blocks take one more when it does not divide.
+  const auto fixed_block_size = [&](std::size_t b) {
+    const std::size_t base = options.samples / planned_blocks;
+    return base + (b < options.samples % planned_blocks ? 1 : 0);
+  };
+  const std::size_t extra_block_size = (options.samples + planned_blocks - 1) / planned_blocks;
+  phase.values.reserve(options.auto_samples ? std::min<std::size_t>(limit, 1 << 16)
+                                            : std::min(limit, options.samples));
   const double reference_seconds = std::chrono::duration<double>(tuning.reference_interval).count();
   phase.reference_every = static_cast<std::size_t>(
       std::max(1.0, std::floor(reference_seconds / std::max(plan.expected_sample_seconds, 1e-9))));
@@ -208,67 +262,117 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
       plan.expected_sample_seconds >=
           std::chrono::duration<double>(tuning.switch_count_min_sample).count() &&
       os.involuntary_switches().has_value();
-  std::vector<std::uint64_t> refs;
-  // With auto sampling the limit is only a ceiling: reserving for it would hold memory for samples
-  // that are never taken.
-  if (!options.auto_samples) refs.reserve(limit / phase.reference_every + 1);
+  std::vector<reference_mark> refs;
 
-  const bool timed_stop = options.auto_samples;
   const std::uint64_t max_ticks = seconds_to_ticks(options.max_time, clock);
-  const double step_per_call = static_cast<double>(facts.step) / static_cast<double>(plan.batch);
-  std::size_t next_check = tuning.auto_first_check;
+  const std::uint64_t gap_ticks = seconds_to_ticks(tuning.block_gap, clock);
   hold_guard hold(options, plan.kind == phase_kind::prepared);
   const std::uint64_t begin = clock.now();
-  phase.stopped_by = options.auto_samples ? stop_reason::max_samples : stop_reason::count;
   progress_pacer pacer(options, clock, begin);
   const std::string name = pacer.active() ? workload.display_name() : std::string();
-  const sampling_progress update{
+  sampling_progress update{
       .workload = name,
       .stage = stage_name(plan.kind),
-      .total = options.auto_samples ? 0 : limit,
+      .total = options.auto_samples ? 0 : options.samples,
       .budget_seconds =
-          options.auto_samples ? std::chrono::duration<double>(options.max_time).count() : 0.0};
+          plan.extendable ? std::chrono::duration<double>(options.max_time).count() : 0.0};
+  std::uint64_t gap_best = 0;
+  bool target_met_before = false;
+  const double step_per_call = plan.floor.granularity;
+  const auto interrupted = [&] {
+    if (stop_signal() == 0) return false;
+    phase.stopped_by = stop_reason::interrupted;
+    return true;
+  };
 
   std::uint64_t iterations = 0;
-  for (std::size_t i = 0; i < limit; ++i) {
-    if (stop_signal() != 0) {
-      phase.stopped_by = stop_reason::interrupted;
+  for (std::size_t b = 0;; ++b) {
+    if (b > 0) {
+      // The gap: the reference loop, timed, until block_gap has passed.
+      const std::uint64_t gap_end = clock.now() + gap_ticks;
+      while (clock.now() < gap_end && stop_signal() == 0) {
+        const std::uint64_t r = reference_run(clock, tuning.reference_iterations);
+        gap_best = gap_best == 0 ? r : std::min(gap_best, r);
+        phase.realtime_pauses += hold.between_samples() ? 1 : 0;
+      }
+    }
+    if (interrupted()) break;
+    const bool planned = b < planned_blocks;
+    const std::size_t size = options.auto_samples
+                                 ? std::max(tuning.auto_block_samples, phase.values.size() / 4)
+                             : planned ? fixed_block_size(b)
+                                       : extra_block_size;
+    sample_block block;
+    block.first = phase.values.size();
+    block.start_seconds = clock.to_seconds(clock.now() - begin);
+    const std::size_t block_refs = refs.size();
+    // A fixed count's planned blocks run whole; auto and the extra blocks stop at max_time.
+    const bool timed = options.auto_samples || !planned;
+    for (std::size_t k = 0; k < size && phase.values.size() < limit; ++k) {
+      if (interrupted()) break;
+      if (timed && k > 0 && clock.now() - begin >= max_ticks) break;
+      if (k % phase.reference_every == 0)
+        refs.push_back({phase.values.size(), reference_run(clock, tuning.reference_iterations)});
+      const std::uint64_t switches_before = count_switches ? *os.involuntary_switches() : 0;
+      const std::uint64_t raw = timed_sample(workload, clock, plan.batch, iterations);
+      if (count_switches)
+        phase.context_switch.push_back(*os.involuntary_switches() != switches_before);
+      phase.values.push_back((static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
+                             static_cast<double>(plan.batch));
+      phase.realtime_pauses += hold.between_samples() ? 1 : 0;
+      if (pacer.active()) {
+        sampling_progress now = update;
+        now.done = phase.values.size();
+        if (!planned) now.total = 0;
+        pacer.maybe_report(now);
+      }
+    }
+    block.count = phase.values.size() - block.first;
+    refs.push_back({phase.values.size(), reference_run(clock, tuning.reference_iterations)});
+    block.reference_best = refs[block_refs].ticks;
+    for (std::size_t j = block_refs; j < refs.size(); ++j)
+      block.reference_best = std::min(block.reference_best, refs[j].ticks);
+    if (block.count > 0) phase.blocks.push_back(block);
+    if (phase.stopped_by == stop_reason::interrupted) break;
+    if (b + 1 < planned_blocks && !(options.auto_samples && clock.now() - begin >= max_ticks))
+      continue;
+
+    // The blocks planned so far are taken: may sampling stop?
+    std::uint64_t best = gap_best;
+    for (const reference_mark& r : refs)
+      best = best == 0 ? r.ticks : std::min(best, r.ticks);
+    const floor_check floor = check_blocks(phase, plan, best, tuning);
+    bool done = floor.confirmed;
+    if (options.auto_samples) {
+      const bool target_met = phase.values.size() >= stats::kMinSamplesForAutoStop &&
+                              stats::auto_sampling_target_reached(stats::summarize(phase.values),
+                                                                  options.target, step_per_call)
+                                  .target_reached;
+      done = done && target_met && target_met_before;
+      target_met_before = target_met;
+      if (done) phase.stopped_by = stop_reason::target;
+    } else if (done) {
+      phase.stopped_by = b + 1 == planned_blocks ? stop_reason::count : stop_reason::confirmed;
+    }
+    if (done) break;
+    // One block asked for is one block: more would only be blocks the user did not want.
+    if (!plan.extendable || (!options.auto_samples && options.blocks < 2)) {
+      phase.stopped_by = stop_reason::count;
       break;
     }
-    if (i % phase.reference_every == 0)
-      refs.push_back(reference_run(clock, tuning.reference_iterations));
-    const std::uint64_t switches_before = count_switches ? *os.involuntary_switches() : 0;
-    const std::uint64_t raw = timed_sample(workload, clock, plan.batch, iterations);
-    if (count_switches)
-      phase.context_switch.push_back(*os.involuntary_switches() != switches_before);
-    phase.values.push_back((static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
-                           static_cast<double>(plan.batch));
-    phase.realtime_pauses += hold.between_samples() ? 1 : 0;
-    if (pacer.active()) {
-      sampling_progress now = update;
-      now.done = phase.values.size();
-      pacer.maybe_report(now);
+    if (phase.values.size() >= limit) {
+      phase.stopped_by = stop_reason::max_samples;
+      break;
     }
-
-    if (timed_stop) {
-      if (clock.now() - begin >= max_ticks) {
-        phase.stopped_by = stop_reason::max_time;
-        break;
-      }
-      if (phase.values.size() >= next_check) {
-        // Statistics cost O(n log n); checking at 25% growth keeps their total cost a small
-        // multiple of one final summary.
-        const auto decision = stats::auto_sampling_target_reached(stats::summarize(phase.values),
-                                                                  options.target, step_per_call);
-        if (decision.target_reached) {
-          phase.stopped_by = stop_reason::target;
-          break;
-        }
-        next_check = std::max(next_check + 1, phase.values.size() + phase.values.size() / 4);
-      }
+    if (clock.now() - begin >= max_ticks) {
+      phase.stopped_by = stop_reason::max_time;
+      break;
     }
   }
+  phase.elapsed_seconds = clock.to_seconds(clock.now() - begin);
+  phase.reference_best = gap_best;  // the blocks' runs join it
   classify_host_slowdowns(phase, refs, tuning.host_slowdown_factor);
+  if (!phase.blocks.empty()) phase.floor = check_blocks(phase, plan, phase.reference_best, tuning);
   return phase;
 }
 
@@ -372,6 +476,9 @@ clock_facts measure_clock_facts(const clock_source& clock) {
     facts.step = *step.ticks;
     facts.step_measured = true;
   }
+  const clock_granularity granularity = measure_clock_granularity(clock);
+  facts.granularity = granularity.granularity_ticks.value_or(0);
+  facts.read_cost = granularity.read_cost_ticks;
   return facts;
 }
 
@@ -402,6 +509,8 @@ workload_result run_workload(const workload_instance& workload, const run_option
     result.first = single_sample(phase_kind::first, first_raw, cold_overhead);
     result.iterations_per_call = iterations;
 
+    // A sample lasts 1000 steps of back-to-back reads: longer than both the clock's granularity
+    // and its read cost, whose jitter the overhead subtraction leaves in each sample.
     result.min_sample_ticks = options.min_sample_time
                                   ? seconds_to_ticks(*options.min_sample_time, clock)
                                   : static_cast<std::uint64_t>(options.tuning.min_sample_steps *
@@ -419,11 +528,27 @@ workload_result run_workload(const workload_instance& workload, const run_option
         result.batch_calibrated ? clock.to_seconds(result.min_sample_ticks)
                                 : clock.to_seconds(first_raw) * static_cast<double>(result.batch);
 
+    // The floor's context: the clock's granularity per call, and the fastest reference run known
+    // (the history's, then the baseline's too).
+    floor_context floor;
+    floor.granularity = facts.resolution() / static_cast<double>(result.batch);
+    floor.fastest_reference = options.memory.fastest_reference;
+    floor.fastest_reference_remembered = options.memory.fastest_reference_remembered;
+
     if (options.baseline && stop_signal() == 0) {
       logger().info("{}: unprepared samples (batch {})", result.name, result.batch);
-      result.baseline =
-          sample_phase({phase_kind::baseline, result.batch, cold_overhead, expected_seconds},
-                       workload, options, facts, os);
+      // Only `--samples auto` extends the baseline: taking blocks until its floor is confirmed
+      // would warm it up, and it is there to show the unprepared run.
+      result.baseline = sample_phase({phase_kind::baseline, result.batch, cold_overhead,
+                                      expected_seconds, options.auto_samples, floor},
+                                     workload, options, facts, os);
+      if (result.baseline->reference_best > 0 &&
+          (!floor.fastest_reference ||
+           result.baseline->reference_best < *floor.fastest_reference)) {
+        floor.fastest_reference = result.baseline->reference_best;
+        floor.fastest_reference_remembered = false;
+      }
+      if (result.baseline->floor) floor.baseline_floor = result.baseline->floor->floor;
     }
 
     if (stop_signal() == 0) {
@@ -436,9 +561,11 @@ workload_result run_workload(const workload_instance& workload, const run_option
       // Measured again now that the process is pinned, raised and warm.
       const std::uint64_t overhead = measure_overhead(clock, options.tuning.overhead_samples);
       logger().info("{}: prepared samples", result.name);
-      result.prepared =
-          sample_phase({phase_kind::prepared, result.batch, overhead, expected_seconds}, workload,
-                       options, facts, os);
+      if (options.memory.floor_of)
+        floor.remembered_floor = options.memory.floor_of(result.name, result.batch);
+      result.prepared = sample_phase(
+          {phase_kind::prepared, result.batch, overhead, expected_seconds, true, floor}, workload,
+          options, facts, os);
     }
   } catch (const std::exception& e) {
     result.error = e.what();

@@ -26,6 +26,8 @@ namespace {
 
 constexpr std::string_view kMedianCiMethod = "order statistics, binomial (distribution-free)";
 constexpr std::string_view kMinimumCiMethod = "Robson-Whitlock (1964) endpoint, one-sided";
+constexpr std::string_view kOneStepMethod =
+    "one clock step (the two fastest samples lie within it)";
 
 // A view of values in ascending order through a permutation of positions of a time-ordered view.
 template <class TimeView>
@@ -325,8 +327,8 @@ std::string percent(double fraction) {
 [[noreturn]] void counts_do_not_fit(const phase_statistics& s, const disturbance_counts& c) {
   std::fprintf(stderr,
                "%s:%d: check failed: disturbance counts (clean %zu, host slow-down %zu, context "
-               "switch %zu, clock step %g) do not fit %zu samples\n",
-               __FILE__, __LINE__, c.n_clean, c.n_host_slowdown, c.n_context_switch, c.clock_step,
+               "switch %zu, granularity %g) do not fit %zu samples\n",
+               __FILE__, __LINE__, c.n_clean, c.n_host_slowdown, c.n_context_switch, c.granularity,
                s.n);
   std::abort();
 }
@@ -449,10 +451,19 @@ std::string_view to_string(stability level) noexcept {
   return "unknown";
 }
 
+std::optional<estimate> floor_estimate(const phase_statistics& s, double granularity) {
+  if (!s.min_ci || !s.min_gap) return std::nullopt;
+  if (!(granularity > 0) || *s.min_gap > granularity) return s.min_ci;
+  estimate e = *s.min_ci;
+  e.lower = e.point - granularity;
+  e.method = kOneStepMethod;
+  return e;
+}
+
 verdict judge(const phase_statistics& s, const disturbance_counts& c) {
   const std::size_t n = s.n;
   if (c.n_clean > n || c.n_host_slowdown > n || c.n_context_switch > n ||
-      n - c.n_clean > c.n_host_slowdown + c.n_context_switch || !(c.clock_step >= 0)) {
+      n - c.n_clean > c.n_host_slowdown + c.n_context_switch || !(c.granularity >= 0)) {
     counts_do_not_fit(s, c);
   }
   if (n == 0) {
@@ -473,12 +484,12 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
                         describe_disturbed(n, c)),
             "rerun when the host is quieter, with more samples, and read the minimum"};
   }
-  if (c.clock_step > 0 && *s.spread <= kStableSpreadSteps * c.clock_step) {
+  if (c.granularity > 0 && *s.spread <= kStableSpreadSteps * c.granularity) {
     return {stability::stable,
             fmt::format("all {} samples lie within {:.3g} clock steps of each other", n,
-                        *s.spread / c.clock_step),
-            "none needed: the clock's step, not noise, bounds the figure; run more calls per "
-            "sample (--batch) to resolve it further"};
+                        *s.spread / c.granularity),
+            "none needed: the clock's granularity, not noise, bounds the figure; run more calls "
+            "per sample (--batch) to resolve it further"};
   }
   if (*s.min <= 0) {
     return {stability::unstable,
@@ -487,17 +498,13 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
                         *s.min),
             "run more calls per sample (--batch K, or a larger --min-sample-time)"};
   }
-  const estimate& floor_ci = *s.min_ci;  // n >= kMinSamplesForVerdict >= 2
-  // Robson-Whitlock extrapolates 19 gaps below the minimum, assuming a continuous density near the
-  // floor. When the two fastest samples lie within one clock step, the gap is the clock's
-  // quantum, not the density's: the floor is then known to one step, and that is its width.
-  // (Ties at the minimum give Robson-Whitlock a zero width already: nothing to replace.)
-  const bool resolution_limited = c.clock_step > 0 && *s.min_gap > 0 && *s.min_gap <= c.clock_step;
-  const double ci_width = resolution_limited ? c.clock_step / *s.min : *floor_ci.relative_width();
+  const estimate floor_ci = *floor_estimate(s, c.granularity);  // n >= 2
+  const bool one_step = floor_ci.method == kOneStepMethod;
+  const double ci_width = *floor_ci.relative_width();
+  const char* ci_name = one_step ? "one clock step" : "Robson-Whitlock";
   if (ci_width > kNoisyMinCiWidth) {
     return {stability::unstable,
-            fmt::format("the minimum's 95% interval ({}) is {} of it wide, more than {}",
-                        resolution_limited ? "one clock step" : "Robson-Whitlock",
+            fmt::format("the minimum's 95% interval ({}) is {} of it wide, more than {}", ci_name,
                         percent(ci_width), percent(kNoisyMinCiWidth)),
             fmt::format("take more samples (--samples auto --target {}) and rerun when the host "
                         "is quieter",
@@ -517,9 +524,8 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
   if (ci_width > kStableMinCiWidth) {
     return {
         stability::noisy,
-        fmt::format("the minimum's 95% interval ({}) is {} of it wide, more than {}",
-                    resolution_limited ? "one clock step" : "Robson-Whitlock", percent(ci_width),
-                    percent(kStableMinCiWidth)),
+        fmt::format("the minimum's 95% interval ({}) is {} of it wide, more than {}", ci_name,
+                    percent(ci_width), percent(kStableMinCiWidth)),
         fmt::format("take more samples (--samples auto --target {})", percent(kStableMinCiWidth))};
   }
   const double bulk = (*s.p95 - *s.min) / *s.min;
@@ -530,7 +536,7 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
   }
   const std::string floor_text =
       floor_ci.width() == 0 ? std::string("the minimum repeats (its 95% interval has zero width)")
-      : resolution_limited
+      : one_step
           ? fmt::format("the minimum is known to one clock step ({} of it)", percent(ci_width))
           : fmt::format("the minimum's 95% interval is {} of it wide", percent(ci_width));
   return {stability::stable,
@@ -539,7 +545,7 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
 }
 
 stop_decision auto_sampling_target_reached(const phase_statistics& s, double target_relative_width,
-                                           double clock_step) {
+                                           double granularity) {
   if (!(target_relative_width > 0) || std::isinf(target_relative_width)) {
     throw usage_error(fmt::format(
         "target {} is not accepted: give a positive fraction of the minimum, e.g. 0.001 (0.1%)",
@@ -551,7 +557,7 @@ stop_decision auto_sampling_target_reached(const phase_statistics& s, double tar
                            kMinSamplesForAutoStop);
     return d;
   }
-  const estimate& ci = *s.min_ci;
+  const estimate ci = *floor_estimate(s, granularity);
   if (ci.point > 0) d.relative_width = ci.relative_width();
   if (ci.width() == 0) {
     d.target_reached = true;
@@ -561,11 +567,11 @@ stop_decision auto_sampling_target_reached(const phase_statistics& s, double tar
     d.target_reached = true;
     d.reason = fmt::format("the minimum's 95% interval is {} of it wide, within the target {}",
                            percent(*d.relative_width), percent(target_relative_width));
-  } else if (clock_step > 0 && ci.width() <= clock_step) {
+  } else if (granularity > 0 && ci.width() <= granularity) {
     d.target_reached = true;
     d.reason = fmt::format(
         "the minimum's 95% interval is {:.3g} clock steps wide: it cannot shrink further",
-        ci.width() / clock_step);
+        ci.width() / granularity);
   } else if (d.relative_width) {
     d.reason = fmt::format("the minimum's 95% interval is {} of it wide, wider than the target {}",
                            percent(*d.relative_width), percent(target_relative_width));

@@ -10,18 +10,20 @@ trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/lib.sh"
 
 # The default run: xor_loop, first call and both phases, every sample listed.
-if expect 0 default -- -n 5 --warmup 10ms; then
-  for text in "clock: " "xor_loop/32000000" "first call (cold, alone):" "baseline: 5 samples" \
-    "prepared: 5 samples" "ticks:" "<-- lowest" "preparation:" "pin to CPU" "read back: CPUs" \
-    "warmup: 10 ms requested" "summary" "spread %"; do
+# The samples come in blocks, each phase's floor confirmed or not, saying why.
+if expect 0 default -- -n 5 --warmup 10ms --max-time 200ms; then
+  for text in "clock: " "xor_loop/32000000" "first call (cold, alone):" \
+    "baseline: 5 samples in 5 blocks" "prepared: " "block 5, from " "ticks:" "<-- lowest" \
+    "preparation:" "pin to CPU" "read back: CPUs" "warmup: 10 ms requested" "    floor: " \
+    "blocks (minimum, * within" "fastest reference loop known:" "summary" "spread %"; do
     contains out "$text" default
   done
 fi
 
 # A glob over names.
-if expect 0 glob -- -w 'sort*' -n 5 --warmup 50ms; then
+if expect 0 glob -- -w 'sort*' -n 5 --warmup 50ms --max-time 200ms; then
   contains out "sort_ints/10000" glob
-  contains out "prepared: 5 samples" glob
+  contains out "baseline: 5 samples in 5 blocks" glob
 fi
 
 # Several workloads: samples are listed only with --detail; the summary names each one.
@@ -86,6 +88,40 @@ fi
 if expect 0 auto -- -w empty -n auto --max-time 200ms --warmup 0 --no-baseline; then
   contains out "sampling ended:" auto
 fi
+
+# The history: written whole after a run, read by the next (which then knows the machine's
+# fastest reference loop); a file that is not a harness history is refused and left as it was.
+hist=(-w xor_loop/100000 -n 4 --warmup 0 --max-time 100ms)
+if expect 0 history-first -- "${hist[@]}" --history "$work/history.json" -o "$work/h1.json"; then
+  contains out "fastest reference loop remembered: none yet" history-first
+  if python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))
+assert h["harness_history"] == 1 and h["speeds"], h
+r = json.load(open(sys.argv[2]))
+for w in r["harness"]["workloads"]:
+    for p in w["phases"]:
+        if p["phase"] == "first":
+            continue
+        f = p["floor"]
+        assert isinstance(f["confirmed"], bool) and f["ticks"] > 0, f
+        assert len(f["block_minimums_ticks"]) == len(p["blocks"]) >= 1, p
+        assert f["tolerance_ticks"] > 0 and f["reason"], f
+        assert (f["confirmed"] and not f["findings"]) or (not f["confirmed"] and f["findings"]), f
+assert r["harness"]["history"]["path"] == sys.argv[1], r["harness"]["history"]
+' "$work/history.json" "$work/h1.json"; then pass; else fail "history-first: history file or floor JSON malformed"; fi
+fi
+if expect 0 history-second -- "${hist[@]}" --history "$work/history.json"; then
+  lacks out "fastest reference loop remembered: none yet" history-second
+  contains out "fastest reference loop remembered: " history-second
+fi
+printf 'my notes\n' >"$work/notes.txt"
+bad history-foreign "not a harness history" "${hist[@]}" --history "$work/notes.txt"
+if [ "$(cat "$work/notes.txt")" = "my notes" ]; then pass; else fail "history-foreign: the file was changed"; fi
+bad history-folder "is not a regular file" "${hist[@]}" --history "$work"
+bad history-no-folder "does not exist" "${hist[@]}" --history "$work/none/h.json"
+bad history-both "contradict" "${hist[@]}" --history "$work/history.json" --no-history
+bad blocks-zero "--blocks: invalid value '0'" --blocks 0
 
 # As a user without privileges: pinning works, the priority raise is refused and reported, the
 # run goes on. Needs root to drop to nobody; skipped (and said) otherwise.

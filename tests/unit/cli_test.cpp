@@ -67,8 +67,8 @@ TEST(Cli, ListNamesArgumentsAndDescriptions) {
 }
 
 TEST(Cli, TinyRunPrintsEveryPhase) {
-  const auto r =
-      run({"run", "-w", "empty", "-n", "3", "--warmup", "1ms", "--no-pin", "--priority", "normal"});
+  const auto r = run({"run", "-w", "empty", "-n", "3", "--warmup", "1ms", "--no-pin", "--priority",
+                      "normal", "--blocks", "1", "--no-history"});
   EXPECT_EQ(r.code, exit_ok) << r.err;
   EXPECT_THAT(r.out, HasSubstr("first call (cold, alone)"));
   EXPECT_THAT(r.out, HasSubstr("baseline: 3 samples"));

@@ -88,13 +88,18 @@ clock_facts facts_of(const stepping_clock& clock) {
   return {&clock, 1, true};
 }
 
-// Options for exact tests: one call per sample, no warmup, a few overhead samples.
+// Options for exact tests: one call per sample, no warmup, a few overhead samples, the samples
+// in one block with no time for more (the blocks have tests of their own).
 run_options exact_options(std::size_t samples) {
   run_options options;
   options.samples = samples;
   options.warmup = std::chrono::nanoseconds(0);
   options.batch = 1;
+  options.blocks = 1;
+  options.max_time = std::chrono::nanoseconds(0);
   options.tuning.overhead_samples = 5;
+  options.tuning.block_gap = std::chrono::milliseconds(0);
+  options.tuning.floor.min_separation = std::chrono::milliseconds(0);
   return options;
 }
 
@@ -228,7 +233,7 @@ TEST(RunWorkload, HostSlowdownsAreFoundByTheReferenceLoop) {
   ASSERT_TRUE(r.prepared);
   const phase_result& p = *r.prepared;
   EXPECT_EQ(p.reference_every, 1u);
-  EXPECT_EQ(p.reference_runs, 6u);
+  EXPECT_EQ(p.reference_runs, 7u);  // one before each sample, one when the block ends
   EXPECT_EQ(p.reference_best, 10u);
   EXPECT_EQ(p.reference_worst, 20u);
   EXPECT_EQ(p.reference_slow, 1u);
@@ -272,11 +277,14 @@ TEST(RunWorkload, AutoSamplingStopsAtTheTarget) {
   options.max_time = std::chrono::seconds(100);
   const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
   ASSERT_TRUE(r.prepared);
-  // Every sample is equal, so the minimum's interval has no width: the target is reached at the
-  // first check with enough samples for the rule.
+  // Every sample is equal, so the floor is known to one clock step. The checks come at each
+  // block's end (blocks of 20): at 20 samples there are too few for the rule, at 40 the target
+  // is met for the first time, at 60 for the second time in a row, with three blocks agreeing.
   EXPECT_EQ(r.prepared->stopped_by, stop_reason::target);
-  EXPECT_GE(r.prepared->values.size(), stats::kMinSamplesForAutoStop);
-  EXPECT_LT(r.prepared->values.size(), 2 * stats::kMinSamplesForAutoStop);
+  EXPECT_EQ(r.prepared->values.size(), 60u);
+  EXPECT_EQ(r.prepared->blocks.size(), 3u);
+  ASSERT_TRUE(r.prepared->floor);
+  EXPECT_TRUE(r.prepared->floor->confirmed);
 }
 
 TEST(RunWorkload, AutoSamplingStopsAtMaxTime) {

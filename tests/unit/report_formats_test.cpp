@@ -74,11 +74,35 @@ phase_result make_phase(phase_kind kind, std::vector<double> values, std::uint64
   return p;
 }
 
+// Splits a phase into blocks of `size` samples, 60 ms apart, each with the reference loop's best
+// given, and checks its floor as the runner would.
+void block(phase_result& p, std::size_t size, std::vector<std::uint64_t> reference_bests,
+           floor_context context) {
+  for (std::size_t first = 0, b = 0; first < p.values.size(); first += size, ++b) {
+    p.blocks.push_back({first, std::min(size, p.values.size() - first),
+                        0.06 * static_cast<double>(b), reference_bests[b]});
+  }
+  std::vector<block_view> views;
+  for (const sample_block& b : p.blocks) {
+    const auto begin = p.values.begin() + static_cast<std::ptrdiff_t>(b.first);
+    views.push_back({*std::min_element(begin, begin + static_cast<std::ptrdiff_t>(b.count)),
+                     b.start_seconds, b.reference_best});
+  }
+  p.floor = check_floor(views, context);
+  p.requested = 12;
+  p.elapsed_seconds = 0.13;
+}
+
 run_report synthetic_report() {
   run_report report;
   report.clock.clock = &kClock;
   report.clock.step = 20;
   report.clock.step_measured = true;
+  report.clock.granularity = 1;
+  report.clock.read_cost = 20;
+  report.history = {"/tmp/history.json",
+                    "test CPU | fake at 2000 MHz | reference loop of 1000 iterations",
+                    "fnv1a64:0123456789abcdef", 3000};
   report.clock_reason = "chosen by the test";
   report.options.samples = 12;
   report.options.warmup = std::chrono::milliseconds(10);
@@ -97,6 +121,16 @@ run_report synthetic_report() {
   a.prepared = make_phase(phase_kind::prepared,
                           {1000, 1000, 1002, 1000, 1001, 1000, 1003, 1000, 1000, 1000, 1001, 1000},
                           1, 40, {}, std::vector<std::size_t>{2});
+  // The baseline's blocks agree; the prepared phase's too, but the history remembers a lower
+  // floor for this build.
+  floor_context base_context;
+  base_context.granularity = 1;
+  base_context.fastest_reference = 3000;
+  block(*a.baseline, 4, {4200, 4300, 4200}, base_context);
+  floor_context prep_context = base_context;
+  prep_context.baseline_floor = 1000;
+  prep_context.remembered_floor = 990;
+  block(*a.prepared, 4, {3000, 3000, 3010}, prep_context);
   a.iterations_per_call = 1000;
   a.min_sample_ticks = 20000;
   a.preparation.affinity_before = {0, 1};
@@ -115,6 +149,7 @@ run_report synthetic_report() {
   b.batch_calibrated = true;
   b.min_sample_ticks = 20000;
   b.prepared = make_phase(phase_kind::prepared, {12.5, 12.25, 12.75, 12.5, 13.0}, 64, 40);
+  block(*b.prepared, 5, {3000}, base_context);
   b.error = "boom, said the \"workload\"";
   report.results.push_back(b);
 
@@ -262,9 +297,11 @@ TEST(ReportCsv, OneRowPerSampleQuotedWhereNeeded) {
   while (std::getline(lines, line))
     ++n;
   EXPECT_EQ(n, 1u + (1 + 12 + 12) + 5 + 2);
-  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,\n"));
-  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1\n"));
-  EXPECT_THAT(csv, HasSubstr("memcpy_bytes/64,prepared,1,12.25,6.125,0,824,64,0,\n"));
+  // The last column is the block; a phase without blocks leaves it empty.
+  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,,\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1,1\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,4,1001,500.5,0,1041,1,0,0,2\n"));
+  EXPECT_THAT(csv, HasSubstr("memcpy_bytes/64,prepared,1,12.25,6.125,0,824,64,0,,1\n"));
 }
 
 TEST(ReportMarkdown, TableEscapesCells) {
@@ -292,10 +329,12 @@ TEST(ReportConsole, NarrowTerminalDropsLessImportantColumns) {
   EXPECT_LE(header.size(), 60u);
   EXPECT_THAT(header, HasSubstr("min"));
   EXPECT_THAT(header, HasSubstr("verdict"));
+  EXPECT_THAT(header, HasSubstr("floor"));
   EXPECT_THAT(header, Not(HasSubstr("max")));
   EXPECT_THAT(header, Not(HasSubstr("median")));
-  // Least important first: the full table needs 110 columns, dropping these leaves 54.
-  EXPECT_THAT(text, HasSubstr("not shown: spread, max, disturbed, samples, min time, median"));
+  // Least important first: the full table needs 123 columns, dropping these leaves 53.
+  EXPECT_THAT(text,
+              HasSubstr("not shown: spread, max, disturbed, samples, min time, spread %, median"));
 }
 
 TEST(ReportConsole, PictureSharesOneScale) {
@@ -376,6 +415,20 @@ TEST(ReportLine, EveryTokenPerPhase) {
   EXPECT_THAT(lines[2], HasSubstr("|1|fake|12|{}"));
   // Batched: runs = 5 samples x 64 calls; ticks = 64 x (12.5 + 12.25 + 12.75 + 12.5 + 13).
   EXPECT_THAT(lines[3], HasSubstr("memcpy_bytes/64|prepared|5|320|4 032|"));
+}
+
+TEST(ReportLine, TheFloorAndWhetherItIsConfirmed) {
+  const auto line = parse_line_template("{workload} {phase}: {confirmed} {floor} {floor:.3e}");
+  run_report report = synthetic_report();
+  report.results.resize(2);
+  report.results[0].prepared->floor->confirmed = true;
+  std::ostringstream out;
+  print_lines(out, report, line);
+  EXPECT_EQ(out.str(),
+            "xor_loop/1000 first: n/a n/a n/a\n"
+            "xor_loop/1000 baseline: no 500 ns 5.000e-07\n"
+            "xor_loop/1000 prepared: yes 500 ns 5.000e-07\n"
+            "memcpy_bytes/64 prepared: no 6.12 ns 6.125e-09\n");
 }
 
 TEST(ReportLine, HumanUnitsAndBadTemplate) {

@@ -406,10 +406,10 @@ TEST(statistics_verdict, spread_within_three_clock_steps_is_stable) {
   EXPECT_EQ(at_26.level, stability::stable);
   EXPECT_NE(at_26.reason.find("within 2 clock steps"), std::string::npos);
   // The same spread on a clock 4x finer is 8 steps: judged by the other rules (still stable here:
-  // the floor repeats and the bulk is within 0.2%).
+  // the floor repeats, which ties it to one clock step, and the bulk is within 0.2%).
   const verdict at_6 = judge(s, all_clean(s, 6.5));
   EXPECT_EQ(at_6.level, stability::stable);
-  EXPECT_NE(at_6.reason.find("the minimum repeats"), std::string::npos);
+  EXPECT_NE(at_6.reason.find("known to one clock step"), std::string::npos) << at_6.reason;
 }
 
 TEST(statistics_verdict, tight_floor_with_quiet_bulk_is_stable) {
@@ -544,9 +544,30 @@ TEST(statistics_auto_stop, compares_the_relative_width_with_the_target) {
   const stop_decision missed = auto_sampling_target_reached(s, 5e-5);
   EXPECT_FALSE(missed.target_reached);
   EXPECT_NE(missed.reason.find("wider than the target"), std::string::npos);
-  // An interval no wider than one clock step cannot shrink further.
-  EXPECT_TRUE(auto_sampling_target_reached(s, 5e-5, 95).target_reached);
-  EXPECT_FALSE(auto_sampling_target_reached(s, 5e-5, 94).target_reached);
+  // Two fastest samples within one granularity step: the floor is known to that step, and an
+  // interval of one step cannot shrink further, whatever the target.
+  const stop_decision one_step = auto_sampling_target_reached(s, 1e-6, 5);
+  EXPECT_TRUE(one_step.target_reached);
+  EXPECT_NE(one_step.reason.find("1 clock steps wide: it cannot shrink further"), std::string::npos)
+      << one_step.reason;
+  // A gap wider than the step is the density's: Robson-Whitlock's 95 ticks decide.
+  EXPECT_FALSE(auto_sampling_target_reached(s, 5e-5, 4).target_reached);
+}
+
+TEST(statistics_auto_stop, ties_at_the_minimum_are_one_clock_step_wide_not_zero) {
+  const phase_statistics s = summarize(std::vector<double>(30, 100.0));
+  const auto floor = floor_estimate(s, 2);
+  ASSERT_TRUE(floor);
+  EXPECT_DOUBLE_EQ(floor->lower, 98.0);
+  EXPECT_DOUBLE_EQ(floor->upper, 100.0);
+  EXPECT_NE(floor->method.find("one clock step"), std::string::npos);
+  // 2% wide: not within a 0.1% target, but it cannot shrink below the clock's step.
+  const stop_decision d = auto_sampling_target_reached(s, 0.001, 2);
+  EXPECT_TRUE(d.target_reached);
+  EXPECT_DOUBLE_EQ(*d.relative_width, 0.02);
+  EXPECT_NE(d.reason.find("cannot shrink further"), std::string::npos) << d.reason;
+  // Without a known granularity the zero-width interval is all there is.
+  EXPECT_EQ(floor_estimate(s, 0)->width(), 0.0);
 }
 
 TEST(statistics_auto_stop, a_zero_minimum_has_no_relative_width) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,5 +78,12 @@ std::unique_ptr<os_interface> make_native_os();
 
 // Formats a cpu list as "0-3,6".
 std::string format_cpu_list(const cpu_list& cpus);
+
+// The running program's file (/proc/self/exe, GetModuleFileNameW); empty when it cannot be read.
+std::filesystem::path executable_path();
+
+// Where a program keeps state between runs for this user: $XDG_STATE_HOME, else ~/.local/state
+// (%LOCALAPPDATA% on Windows); empty when the environment names no such place.
+std::filesystem::path state_directory();
 
 }  // namespace harness::platform

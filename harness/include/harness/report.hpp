@@ -57,10 +57,19 @@ struct run_context {
 // the clock of the system). Takes the doctor's summary as given.
 run_context collect_run_context(std::optional<doctor::doctor_summary> doctor);
 
+// The history a run read (history.hpp).
+struct history_use {
+  std::string path;     // empty: none (--no-history, or no place for one)
+  std::string machine;  // the key of this machine and clock
+  std::string build;    // the executable's fingerprint; empty when unreadable (no floors kept)
+  std::optional<std::uint64_t> fastest_reference;  // remembered at the start, ticks
+};
+
 struct run_report {
   clock_facts clock;
   std::string clock_reason;  // why this clock samples (default choice or --clock)
   run_options options;
+  history_use history;
   std::vector<workload_result> results;
   bool show_samples = false;  // list every sample (one workload with few samples, or --detail)
   std::vector<std::string> environment;  // lines about the machine (doctor summary)

@@ -16,6 +16,9 @@
 //                 the plain number of seconds ({min:.3e})
 //   {verdict}     stable, noisy or unstable; n/a for the first call, which has none
 //   {disturbed}   samples taken during host slow-downs or context switches
+//   {confirmed}   yes when the phase's floor is confirmed by its blocks (floor.hpp), no when not;
+//                 n/a for the first call
+//   {floor}       the floor (the lowest block minimum) in a readable unit; with a spec, seconds
 //   {clock}       the clock source's name
 //   {0} {1} {2}   runs, seconds, calls per second as plain numbers, as in profile()
 // Caveat: every figure is derived from ticks with the clock's ticks_per_second() (a calibrated
@@ -43,15 +46,17 @@ inline constexpr std::size_t median = workload + 5;
 inline constexpr std::size_t samples = workload + 6;
 inline constexpr std::size_t verdict = workload + 7;
 inline constexpr std::size_t disturbed = workload + 8;
-inline constexpr std::size_t count = workload + 9;
+inline constexpr std::size_t confirmed = workload + 9;
+inline constexpr std::size_t floor = workload + 10;
+inline constexpr std::size_t count = workload + 11;
 }  // namespace line_slot
 
 namespace detail {
-inline constexpr std::array<value_kind, line_slot::count> kLineSlots =
-    join_tables(kProfileSlots, std::array<value_kind, line_slot::count - profile_slot::count>{
-                                   value_kind::text, value_kind::text, value_kind::real,
-                                   value_kind::real, value_kind::real, value_kind::real,
-                                   value_kind::integer, value_kind::text, value_kind::integer});
+inline constexpr std::array<value_kind, line_slot::count> kLineSlots = join_tables(
+    kProfileSlots, std::array<value_kind, line_slot::count - profile_slot::count>{
+                       value_kind::text, value_kind::text, value_kind::real, value_kind::real,
+                       value_kind::real, value_kind::real, value_kind::integer, value_kind::text,
+                       value_kind::integer, value_kind::text, value_kind::real});
 inline constexpr std::array<named_token, line_slot::count> kLineNamed =
     join_tables(kProfileNamed, std::array<named_token, line_slot::count - profile_slot::count>{{
                                    {"workload", line_slot::workload, human_style::plain},
@@ -63,6 +68,8 @@ inline constexpr std::array<named_token, line_slot::count> kLineNamed =
                                    {"samples", line_slot::samples, human_style::grouped},
                                    {"verdict", line_slot::verdict, human_style::plain},
                                    {"disturbed", line_slot::disturbed, human_style::grouped},
+                                   {"confirmed", line_slot::confirmed, human_style::plain},
+                                   {"floor", line_slot::floor, human_style::duration},
                                }});
 }  // namespace detail
 

@@ -1,6 +1,11 @@
 // Running one workload through the experiment: cold first call, unprepared baseline, preparation,
 // warmup, prepared samples, restore.
 //
+// Each phase is sampled in blocks spread out in time, with the reference loop running in the gaps
+// between them; the floor of the phase is confirmed from its blocks (floor.hpp). The prepared
+// phase (and every phase with `--samples auto`) takes more blocks until its floor is confirmed,
+// within max_time.
+//
 // Every figure is in native ticks of the sampling clock. What a sample adds around the workload
 // (two clock reads and one call through the registry) is measured in each phase as the timer
 // overhead and subtracted; a workload too short to time alone runs `batch` times per sample and
@@ -20,6 +25,7 @@
 #include <vector>
 
 #include "harness/clock.hpp"
+#include "harness/floor.hpp"
 #include "harness/platform.hpp"
 #include "harness/preparation.hpp"
 #include "harness/workload.hpp"
@@ -37,19 +43,28 @@ struct sampler_settings {
   // Host slow-downs last seconds, so checking the reference loop about once a millisecond catches
   // them while costing ~0.2% of the sampling time.
   std::chrono::microseconds reference_interval{1000};
-  // The reference loop: ~1.5 us of dependent multiply-adds, long against the clock step and short
-  // against a sample's budget.
+  // The reference loop (speed_probe.hpp's multiply chain): ~1.5 us of dependent multiply-adds,
+  // long against the clock step and short against a sample's budget.
   std::uint32_t reference_iterations = 1000;
+  // Between two blocks the reference loop runs for this long: the blocks are spread out so one
+  // slow stretch of the host is less likely to cover them (floor_settings::min_separation asks
+  // two agreeing blocks to begin 100 ms apart: blocks two apart are), and the loop reads the
+  // host's speed meanwhile. Five blocks add 0.2 s to a phase.
+  std::chrono::milliseconds block_gap{50};
+  // With `--samples auto`, a block holds this many samples or a quarter of those taken so far,
+  // whichever is more, so the checks (O(n log n) each) cost a small multiple of one summary.
+  std::size_t auto_block_samples = 20;
+  // How a floor is confirmed.
+  floor_settings floor;
   // A reference run this much slower than the phase's best marks the samples around it: the host
   // slow-downs seen here are 1.6-2x, ordinary jitter of the loop stays within ~10%.
   double host_slowdown_factor = 1.3;
   // Context switches are read (getrusage, ~0.4 us a call) only around samples at least this long,
   // keeping the cost under ~4% of the sampling time.
   std::chrono::microseconds switch_count_min_sample{20};
-  // `--samples auto` stops here whatever the interval, so memory stays bounded (8 bytes a sample).
+  // A phase stops here whatever its interval or floor, so memory stays bounded (8 bytes a
+  // sample): `--samples auto`, or the prepared phase's extra blocks.
   std::size_t auto_max_samples = 10'000'000;
-  // `--samples auto` never judges fewer samples than this.
-  std::size_t auto_first_check = 20;
   // Progress is reported at most this often: enough to show a long phase moving, rare enough that
   // the report (a terminal write of a few microseconds, between samples) stays negligible.
   std::chrono::milliseconds progress_interval{250};
@@ -67,11 +82,27 @@ struct sampling_progress {
 // Called between samples, never while one is timed, at most every progress_interval.
 using progress_callback = std::function<void(const sampling_progress&)>;
 
+// What earlier runs showed, for the floor's cross-checks; empty members: nothing known.
+struct floor_memory {
+  // The fastest reference-loop run known before this workload: this run's earlier phases and
+  // workloads, or this machine's history for the sampling clock. Ticks.
+  std::optional<std::uint64_t> fastest_reference;
+  bool fastest_reference_remembered = false;  // it came from the history
+  // The prepared floor earlier runs of this build showed here for a workload (display name) and
+  // batch, per call; empty function or nullopt: none remembered.
+  std::function<std::optional<double>(std::string_view name, std::uint64_t batch)> floor_of;
+};
+
 struct run_options {
   std::size_t samples = 20;  // per phase, unless auto_samples
   bool auto_samples = false;
   double target = 0.001;  // auto: relative width of the min's CI
-  std::chrono::nanoseconds max_time = std::chrono::seconds(10);       // auto: per phase
+  // Samples are taken in this many blocks (fewer when there are fewer samples); one block
+  // cannot confirm a floor.
+  std::size_t blocks = 5;
+  // How long a phase may sample: auto's ceiling, and how long the prepared phase may go on
+  // taking blocks until its floor is confirmed. The planned blocks of a fixed count always run.
+  std::chrono::nanoseconds max_time = std::chrono::seconds(10);
   std::chrono::nanoseconds warmup = std::chrono::milliseconds(1200);  // 0: no warmup
   std::optional<int> cpu;  // pin here; nullopt: do not pin
   platform::priority_level priority = platform::priority_level::high;
@@ -84,6 +115,7 @@ struct run_options {
   std::chrono::nanoseconds max_hold = std::chrono::seconds(2);
   std::chrono::nanoseconds realtime_pause = std::chrono::milliseconds(20);
   progress_callback progress;  // empty: no progress is reported and none is tracked
+  floor_memory memory;
   sampler_settings tuning;
 };
 
@@ -91,8 +123,23 @@ enum class phase_kind { first, baseline, prepared };
 const char* to_string(phase_kind kind) noexcept;
 
 // Why sampling of a phase ended.
-enum class stop_reason { count, target, max_time, max_samples, interrupted };
+enum class stop_reason {
+  count,        // the requested samples were taken (and the floor needed no more blocks)
+  confirmed,    // the requested samples, then more blocks until the floor was confirmed
+  target,       // auto: the target interval was met twice in a row and the floor confirmed
+  max_time,     // max_time passed first
+  max_samples,  // auto: the sample ceiling came first
+  interrupted,
+};
 const char* to_string(stop_reason reason) noexcept;
+
+// Consecutive samples of a phase taken together, between two gaps.
+struct sample_block {
+  std::size_t first = 0;     // index of its first sample in phase_result::values
+  std::size_t count = 0;     // samples in it
+  double start_seconds = 0;  // when it began, seconds of the sampling clock since the phase began
+  std::uint64_t reference_best = 0;  // fastest reference run at its start, within it and at its end
+};
 
 struct phase_result {
   phase_kind kind = phase_kind::prepared;
@@ -103,15 +150,22 @@ struct phase_result {
   std::vector<bool> context_switch;  // per sample: preempted; empty when not counted
   std::uint64_t batch = 1;           // calls per sample
   std::uint64_t overhead = 0;        // ticks subtracted from each raw sample
-  std::size_t reference_every = 0;   // the reference loop ran before every this-many samples
-  std::uint64_t reference_best = 0;  // fastest reference run, ticks
-  std::uint64_t reference_worst = 0;
-  std::size_t reference_runs = 0;
-  std::size_t reference_slow = 0;  // reference runs slower than host_slowdown_factor x best
+  std::size_t reference_every =
+      0;  // within a block, the reference loop ran every this-many samples
+  std::uint64_t reference_best = 0;   // fastest reference run, ticks, the gaps' runs included
+  std::uint64_t reference_worst = 0;  // slowest reference run within the blocks
+  std::size_t reference_runs = 0;     // reference runs within the blocks
+  std::size_t reference_slow = 0;     // of those, runs slower than host_slowdown_factor x best
+  std::vector<sample_block> blocks;   // empty for the first call
+  std::size_t requested = 0;          // samples asked for (0 with --samples auto)
+  std::optional<floor_check> floor;   // the floor of the blocks; nullopt for the first call
+  double elapsed_seconds = 0;         // sampling clock time from the first block's start to the end
   stop_reason stopped_by = stop_reason::count;
   std::size_t realtime_pauses = 0;
 
   std::uint64_t raw(std::size_t i) const noexcept;
+  // The block sample i was taken in, 0-based; blocks.size() when there are no blocks.
+  std::size_t block_of(std::size_t i) const noexcept;
   bool disturbed(std::size_t i) const noexcept;
   std::size_t disturbed_count() const noexcept;
   std::size_t host_slowdown_count() const noexcept;
@@ -144,8 +198,17 @@ struct workload_result {
 // The clock facts the sampler needs, measured once per run.
 struct clock_facts {
   const clock_source* clock = nullptr;
-  std::uint64_t step = 1;  // smallest step the clock's value moves by, ticks
+  std::uint64_t step = 1;  // smallest difference between two back-to-back reads, ticks
   bool step_measured = false;
+  // The smallest amount the clock's value advances by (1 tick for a TSC on bare metal, 10 ns
+  // here); this, not the step, bounds how finely a sample is resolved. 0: not measured.
+  double granularity = 0;
+  double read_cost = 0;  // ticks one read costs; 0: not measured
+
+  // The granularity when measured, else the step (an upper bound of it), else 0.
+  double resolution() const noexcept {
+    return granularity > 0 ? granularity : step_measured ? static_cast<double>(step) : 0.0;
+  }
 };
 clock_facts measure_clock_facts(const clock_source& clock);
 

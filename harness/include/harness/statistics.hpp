@@ -180,8 +180,9 @@ struct disturbance_counts {
   std::size_t n_clean = 0;           // samples with no disturbance found
   std::size_t n_host_slowdown = 0;   // samples taken while the reference loop ran slow
   std::size_t n_context_switch = 0;  // samples with at least one involuntary context switch
-  double clock_step = 0;             // the clock's smallest step in the values' unit (divided
-                                     // by the batch size when batched); 0 when unknown
+  double granularity = 0;            // the clock's granularity (the least its value advances
+                                     // by) in the values' unit: divided by the batch size when
+                                     // batched; 0 when unknown
 };
 
 struct verdict {
@@ -190,15 +191,19 @@ struct verdict {
   std::string recommendation;  // what to do about it, concretely
 };
 
+// The interval for the floor that the harness reports and decides by: Robson-Whitlock's
+// (min_ci), except when the two fastest samples lie within one granularity step of each other,
+// ties included: their gap is then the clock's quantum, not the density's, and says only that the
+// floor is known to one step, so the interval is [min - one step, min] (method "one clock
+// step"). nullopt below two samples. With the granularity unknown (0), Robson-Whitlock's as is.
+std::optional<estimate> floor_estimate(const phase_statistics& s, double granularity);
+
 // Judges a phase from the statistics over all its samples and its disturbance counts. The rules,
 // first match wins: no samples, fewer than kMinSamplesForVerdict, or no clean sample -> unstable;
-// a spread within kStableSpreadSteps clock steps -> stable; a minimum at or below 0 -> unstable;
-// the minimum's interval wider than kNoisyMinCiWidth -> unstable; too many disturbed samples, a
-// marked drift, the minimum's interval wider than kStableMinCiWidth, or a bulk spread over
-// kStableBulkSpread -> noisy; else stable. The minimum's interval is Robson-Whitlock's, except
-// when its two fastest samples differ by more than zero and at most one clock step: that gap is
-// the clock's quantum, not the density's, so the floor is known to one step and the interval is
-// taken as one step wide.
+// a spread within kStableSpreadSteps granularity steps -> stable; a minimum at or below 0 ->
+// unstable; the floor's interval (floor_estimate) wider than kNoisyMinCiWidth -> unstable; too
+// many disturbed samples, a marked drift, the floor's interval wider than kStableMinCiWidth, or a
+// bulk spread over kStableBulkSpread -> noisy; else stable.
 // Counts that do not fit the statistics (more clean samples than samples) are a bug: it aborts.
 verdict judge(const phase_statistics& all_samples, const disturbance_counts& counts);
 
@@ -210,12 +215,13 @@ struct stop_decision {
   std::string reason;                    // one line: why sampling may stop or must go on
 };
 
-// Whether sampling may stop: at least kMinSamplesForAutoStop samples, and the minimum's interval
-// no wider than target_relative_width times the minimum, or no wider than one clock step (it
-// cannot shrink below what the clock resolves; pass 0 when unknown). A zero-width interval (ties
-// at the minimum) is always within target. Throws usage_error unless the target is a positive,
-// finite fraction (0.001 means 0.1%).
+// Whether the target is met now: at least kMinSamplesForAutoStop samples, and the floor's interval
+// (floor_estimate) no wider than target_relative_width times the minimum, or no wider than one
+// granularity step (it cannot shrink below what the clock resolves; pass 0 when unknown, and a
+// zero-width interval then counts as met). The sampler stops only when this holds at two checks
+// in a row and the floor is confirmed by its blocks (runner.cpp): one narrow interval can be
+// luck. Throws usage_error unless the target is a positive, finite fraction (0.001 means 0.1%).
 stop_decision auto_sampling_target_reached(const phase_statistics& current,
-                                           double target_relative_width, double clock_step = 0);
+                                           double target_relative_width, double granularity = 0);
 
 }  // namespace harness::stats

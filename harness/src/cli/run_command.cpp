@@ -17,10 +17,12 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "clocks/tsc.hpp"
 #include "harness/clock.hpp"
 #include "harness/doctor.hpp"
 #include "harness/duration.hpp"
 #include "harness/errors.hpp"
+#include "harness/history.hpp"
 #include "harness/log.hpp"
 #include "harness/platform.hpp"
 #include "harness/report.hpp"
@@ -46,7 +48,11 @@ struct run_flags {
   std::string log_level = "warn";
   std::string clock;
   std::string target = "0.1%";
-  std::string max_time = "10s";
+  std::string max_time;  // empty: kAutoMaxTime with --samples auto, else kConfirmMaxTime
+  std::string blocks = "5";
+  std::string history;  // empty: default_history_path()
+  CLI::Option* history_option = nullptr;
+  bool no_history = false;
   std::string batch;
   std::string min_sample_time;
   bool lock_memory = false;
@@ -59,6 +65,14 @@ struct run_flags {
 
 // Lists every sample when one workload runs with at most this many; beyond, only with --detail.
 constexpr std::size_t kMaxListedSamples = 100;
+
+// --max-time's defaults. With --samples auto a phase samples until its target: 10 s bounds a
+// 1 ms workload at 10,000 samples. Otherwise it bounds the extra blocks the prepared phase takes
+// until its floor is confirmed: a default run of a workload under 1 ms then ends within about
+// 4 s even when the host never lets the floor be confirmed (it takes 1.9 s when the planned
+// blocks confirm it).
+constexpr std::chrono::seconds kAutoMaxTime{10};
+constexpr std::chrono::seconds kConfirmMaxTime{2};
 
 constexpr const char* kExamples = R"(Examples:
   harness                                  xor_loop: first call, 20 unprepared, 20 prepared samples
@@ -210,6 +224,103 @@ report_plan plan_report(const run_flags& flags) {
   return plan;
 }
 
+// The history this run reads and then adds to (history.hpp), when it keeps one.
+struct history_plan {
+  std::filesystem::path path;
+  bool named = false;  // --history named it (else the default place)
+  run_history records;
+  std::string machine;
+  std::string build;  // the executable's fingerprint; empty when it could not be read
+  run_history::moment at;
+};
+
+std::shared_ptr<history_plan> plan_history(const run_flags& flags, const clock_source& clock,
+                                           const sampler_settings& tuning) {
+  if (flags.no_history && flags.history_option->count() > 0) {
+    throw usage_error("--history and --no-history contradict each other: give one of them");
+  }
+  if (flags.no_history) return nullptr;
+  auto plan = std::make_shared<history_plan>();
+  plan->named = flags.history_option->count() > 0;
+  if (plan->named && flags.history.empty()) {
+    throw usage_error("--history: the path is empty; give a file, or --no-history");
+  }
+  plan->path = plan->named ? std::filesystem::path(flags.history) : default_history_path();
+  if (plan->path.empty()) return nullptr;
+  if (plan->named) {
+    // Like -o: a file that cannot be written is found before the run.
+    const auto parent = plan->path.parent_path();
+    std::error_code ec;
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+      throw usage_error(
+          fmt::format("--history: the folder of '{}' does not exist", plan->path.string()));
+    }
+  }
+  plan->records = run_history::load(plan->path);
+  plan->machine = machine_key(clocks::detect_tsc_features().brand, clock.name(),
+                              clock.ticks_per_second(), tuning.reference_iterations);
+  plan->build = file_fingerprint(platform::executable_path());
+  plan->at = run_history::now();
+  return plan;
+}
+
+// What the history knows, for the runner; the floors only when the build could be identified.
+floor_memory memory_of(const std::shared_ptr<history_plan>& plan) {
+  floor_memory memory;
+  if (!plan) return memory;
+  if (const auto fastest = plan->records.fastest_reference(plan->machine, plan->at)) {
+    memory.fastest_reference = fastest->reference_ticks;
+    memory.fastest_reference_remembered = true;
+  }
+  if (!plan->build.empty()) {
+    memory.floor_of = [plan](std::string_view name, std::uint64_t batch) -> std::optional<double> {
+      const auto record = plan->records.floor(plan->machine, plan->build, name, batch, plan->at);
+      return record ? std::optional<double>(record->floor) : std::nullopt;
+    };
+  }
+  return memory;
+}
+
+// The fastest reference-loop run of a workload's phases, ticks; 0 when none ran.
+std::uint64_t fastest_reference_of(const workload_result& r) {
+  std::uint64_t best = 0;
+  for (const auto* phase : {&r.baseline, &r.prepared}) {
+    if (*phase && (*phase)->reference_best > 0)
+      best = best == 0 ? (*phase)->reference_best : std::min(best, (*phase)->reference_best);
+  }
+  return best;
+}
+
+// Adds what the run saw to the history and writes it whole. A history that cannot be written is
+// a shortfall of the machine, not of the run: a warning, and the run's exit code stands.
+void save_history(history_plan& plan, const run_report& report, std::ostream& err) {
+  for (const workload_result& r : report.results) {
+    if (const std::uint64_t best = fastest_reference_of(r); best > 0)
+      plan.records.note_reference(plan.machine, best, plan.at);
+    if (!plan.build.empty() && r.prepared && r.prepared->floor && r.prepared->floor->confirmed) {
+      plan.records.note_floor(plan.machine, plan.build, r.name, r.prepared->batch,
+                              r.prepared->floor->floor, plan.at);
+    }
+  }
+  try {
+    std::error_code ec;
+    if (!plan.named) std::filesystem::create_directories(plan.path.parent_path(), ec);
+    write_file_atomically(plan.path, plan.records.to_json());
+  } catch (const output_error& e) {
+    fmt::print(err, "harness: warning: the history was not saved: {}\n", e.what());
+  }
+}
+
+history_use use_of(const std::shared_ptr<history_plan>& plan, const floor_memory& memory) {
+  history_use use;
+  if (!plan) return use;
+  use.path = plan->path.string();
+  use.machine = plan->machine;
+  use.build = plan->build;
+  if (memory.fastest_reference_remembered) use.fastest_reference = memory.fastest_reference;
+  return use;
+}
+
 std::string render(const run_report& report, report_format format) {
   std::ostringstream text;
   write_report(text, report, format);
@@ -225,10 +336,15 @@ int run(const run_flags& flags, context& ctx) {
     options.samples = parse_positive(flags.samples, "--samples", "a positive integer or auto");
   }
   options.target = parse_target(flags.target);
-  options.max_time = parse_duration(flags.max_time, "--max-time");
-  if (options.max_time.count() == 0) {
-    throw usage_error("--max-time: invalid value '0': sampling needs some time; give e.g. 10s");
+  if (flags.max_time.empty()) {
+    options.max_time = options.auto_samples ? kAutoMaxTime : kConfirmMaxTime;
+  } else {
+    options.max_time = parse_duration(flags.max_time, "--max-time");
+    if (options.max_time.count() == 0) {
+      throw usage_error("--max-time: invalid value '0': sampling needs some time; give e.g. 10s");
+    }
   }
+  options.blocks = parse_positive(flags.blocks, "--blocks", "a positive number of blocks");
   if (!flags.batch.empty()) {
     options.batch = parse_positive(flags.batch, "--batch", "a positive number of calls per sample");
   }
@@ -254,6 +370,8 @@ int run(const run_flags& flags, context& ctx) {
   check_cpu(flags, allowed);
   const clock_source& clock = flags.clock.empty() ? default_clock() : resolve_clock(flags.clock);
   const report_plan plan = plan_report(flags);
+  const std::shared_ptr<history_plan> history = plan_history(flags, clock, options.tuning);
+  options.memory = memory_of(history);
   if (plan.file) {
     // A file that cannot be written is found before the run, not after it.
     try {
@@ -279,6 +397,7 @@ int run(const run_flags& flags, context& ctx) {
   report.clock = measure_clock_facts(clock);
   report.clock_reason = flags.clock.empty() ? default_clock_reason() : "chosen with --clock";
   report.options = options;
+  report.history = use_of(history, options.memory);
   report.environment = indented_lines(doctor::format_summary(doctor::summarize(health)), "");
   report.context = collect_run_context(doctor::summarize(health));
   report.show_samples = flags.detail || (selected.size() == 1 && !options.auto_samples &&
@@ -290,6 +409,13 @@ int run(const run_flags& flags, context& ctx) {
     for (std::size_t i = 0; i < selected.size(); ++i) {
       progress->set_position(i + 1, selected.size());
       report.results.push_back(run_workload(selected[i], options, report.clock, *os));
+      // The next workload's floor is checked against the fastest speed seen so far.
+      if (const std::uint64_t best = fastest_reference_of(report.results.back());
+          best > 0 &&
+          (!options.memory.fastest_reference || best < *options.memory.fastest_reference)) {
+        options.memory.fastest_reference = best;
+        options.memory.fastest_reference_remembered = false;
+      }
       if (stop_signal() != 0) break;
     }
   }
@@ -301,6 +427,7 @@ int run(const run_flags& flags, context& ctx) {
     write_report(ctx.out, report, *plan.stdout_format, style);
   }
   ctx.out.flush();
+  if (history) save_history(*history, report, ctx.err);
   bool written = true;
   if (plan.file) {
     try {
@@ -335,8 +462,20 @@ void add_run_options(CLI::App& app, run_flags& flags) {
                  "the minimum")
       ->capture_default_str();
   app.add_option("--max-time", flags.max_time,
-                 "With --samples auto: the longest a phase may sample (a duration)")
+                 "The longest a phase may sample (a duration): with --samples auto its ceiling "
+                 "(default 10s); otherwise how long the prepared phase may go on taking blocks "
+                 "until its floor is confirmed (default 2s)");
+  app.add_option("--blocks", flags.blocks,
+                 "Take each phase's samples in this many blocks spread out in time (50 ms of the "
+                 "reference loop between them); the floor is confirmed when two blocks agree")
       ->capture_default_str();
+  flags.history_option = app.add_option(
+      "--history", flags.history,
+      "The file of floors and host speeds earlier runs showed on this machine, read to catch a "
+      "run slowed as a whole and then added to (default: $HARNESS_HISTORY, else "
+      "~/.local/state/harness/history.json)");
+  app.add_flag("--no-history", flags.no_history,
+               "Neither read nor write the history: the floor is checked within this run only");
   app.add_option("--batch", flags.batch,
                  "Calls per sample (default: calibrated so a sample lasts --min-sample-time)");
   app.add_option("--min-sample-time", flags.min_sample_time,

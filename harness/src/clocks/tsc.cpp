@@ -139,6 +139,19 @@ tsc_features detect_tsc_features() {
     f.hypervisor = bit(leaf1[2], 31);
   }
   const std::uint32_t max_ext = cpuid(0x80000000U)[0];
+  if (max_ext >= 0x80000004U) {
+    std::string brand;
+    for (std::uint32_t leaf = 0x80000002U; leaf <= 0x80000004U; ++leaf) {
+      for (const std::uint32_t reg : cpuid(leaf)) {
+        for (int i = 0; i < 4; ++i)
+          brand += static_cast<char>(reg >> (8 * i));
+      }
+    }
+    brand = brand.substr(0, brand.find('\0'));
+    const auto first = brand.find_first_not_of(' ');
+    const auto last = brand.find_last_not_of(' ');
+    f.brand = first == std::string::npos ? std::string() : brand.substr(first, last - first + 1);
+  }
   if (max_ext >= 0x80000001U) f.rdtscp = bit(cpuid(0x80000001U)[3], 27);
   if (max_ext >= 0x80000007U) f.invariant = bit(cpuid(0x80000007U)[3], 8);
   if (f.vendor == "GenuineIntel") {

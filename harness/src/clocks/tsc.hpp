@@ -24,9 +24,10 @@ namespace harness::clocks {
 
 // What cpuid says about the TSC of the CPU this runs on.
 struct tsc_features {
-  bool x86_64 = false;              // compiled for x86-64 at all
-  std::string vendor;               // cpuid leaf 0 vendor string, e.g. "AuthenticAMD"
-  bool tsc = false;                 // leaf 1 EDX bit 4
+  bool x86_64 = false;  // compiled for x86-64 at all
+  std::string vendor;   // cpuid leaf 0 vendor string, e.g. "AuthenticAMD"
+  std::string brand;  // leaves 0x80000002-4, trimmed, e.g. "AMD EPYC 7R13 Processor"; may be empty
+  bool tsc = false;   // leaf 1 EDX bit 4
   bool hypervisor = false;          // leaf 1 ECX bit 31: a hypervisor runs this CPU
   bool invariant = false;           // leaf 0x80000007 EDX bit 8: constant rate in every P/C-state
   bool rdtscp = false;              // leaf 0x80000001 EDX bit 27

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <system_error>
 
@@ -191,6 +192,20 @@ std::unique_ptr<os_interface> make_linux_os(const linux_syscalls& calls) {
 
 std::unique_ptr<os_interface> make_native_os() {
   return make_linux_os(real_linux_syscalls());
+}
+
+std::filesystem::path executable_path() {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : exe;
+}
+
+std::filesystem::path state_directory() {
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && *state != '\0')
+    return state;
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
+    return std::filesystem::path(home) / ".local" / "state";
+  return {};
 }
 
 }  // namespace harness::platform

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <cstdlib>
 #include <optional>
 #include <string_view>
 #include <system_error>
@@ -278,6 +279,23 @@ std::unique_ptr<os_interface> make_windows_os(const win32_calls& calls) {
 
 std::unique_ptr<os_interface> make_native_os() {
   return make_windows_os(real_win32_calls());
+}
+
+std::filesystem::path executable_path() {
+  // Long paths need a bigger buffer than MAX_PATH: grow until the name fits.
+  std::wstring buffer(MAX_PATH, L'\0');
+  for (;;) {
+    const DWORD n = ::GetModuleFileNameW(nullptr, buffer.data(), static_cast<DWORD>(buffer.size()));
+    if (n == 0) return {};
+    if (n < buffer.size()) return std::filesystem::path(buffer.substr(0, n));
+    buffer.resize(buffer.size() * 2);
+  }
+}
+
+std::filesystem::path state_directory() {
+  const char* local = std::getenv("LOCALAPPDATA");
+  return local != nullptr && *local != '\0' ? std::filesystem::path(local)
+                                            : std::filesystem::path();
 }
 
 }  // namespace harness::platform

@@ -1,0 +1,103 @@
+// The floor of a phase, and whether it is confirmed.
+//
+// A phase is sampled in blocks spread out in time (runner.hpp). Each block has its own minimum;
+// the phase's floor is the lowest of them. One low block proves little on a host that slows the
+// guest for stretches of a millisecond to seconds: the floor is *confirmed* only when
+//   - a second block, begun at least `min_separation` apart from the first, agrees with the
+//     lowest one within the tolerance, so one slow stretch is unlikely to have covered both;
+//   - both blocks ran the reference loop at the fastest speed known (this run's fastest, or the
+//     fastest this machine has shown before): the host's boost levels move every loop together,
+//     in steps of about 3% here, so two blocks can agree at a lowered speed;
+//   - (prepared phase) it does not lie above the unprepared baseline's floor: preparation cannot
+//     make code slower, a slowed host can;
+//   - (prepared phase) it does not lie above the floor earlier runs of this very build showed on
+//     this machine (the history, history.hpp): the only signal that sees a slow-down of any kind
+//     lasting the whole process.
+// docs/floor.md says what each of these catches and misses, with the measurements behind them.
+//
+// Values are in the sampler's unit (ticks per call); nothing here reads a clock or prints a unit.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace harness {
+
+// Tuning of the confirmation, gathered here; each value says why.
+struct floor_settings {
+  // Two blocks agree when their minimums differ by at most the larger of these: two steps of the
+  // clock's granularity per call (each of a sample's two reads is quantised to one step) ...
+  double granularity_steps = 2;
+  // ... and this fraction of the floor: at one host speed the minimums of blocks of a 0.3 ms loop
+  // agreed within 0.002% here, while the next speed level lies 3% away.
+  double relative_tolerance = 0.0005;
+  // Agreeing blocks must begin at least this far apart. The host's slow stretches measured here
+  // last 0.05-0.8 s; farther apart costs wall time on every run, and what one long stretch could
+  // still cover is left to the cross-checks (baseline, speed, history).
+  std::chrono::milliseconds min_separation{100};
+  // A block ran at full speed when its fastest reference run lies within this fraction of the
+  // fastest known. The host's speed levels lie ~3.4% apart; the reference loop repeats to 0.1%
+  // at one level.
+  double speed_tolerance = 0.01;
+};
+
+// One block of samples as the floor check sees it.
+struct block_view {
+  double minimum = 0;                // lowest value in the block
+  double start_seconds = 0;          // when the block began, since the phase began
+  std::uint64_t reference_best = 0;  // fastest reference-loop run in or around it; 0: none ran
+};
+
+// Everything the check weighs besides the blocks themselves.
+struct floor_context {
+  double granularity = 0;  // the clock's granularity in the values' unit (per call); 0: unknown
+  std::optional<double> baseline_floor;    // the baseline's floor; only for a prepared phase
+  std::optional<double> remembered_floor;  // earlier runs of this build on this machine
+  // The fastest reference-loop run known: this run's, or this machine's remembered one.
+  std::optional<std::uint64_t> fastest_reference;
+  bool fastest_reference_remembered = false;  // it came from an earlier run (the history)
+};
+
+// Why a floor is not confirmed. Several may apply.
+enum class floor_finding {
+  too_few_blocks,    // fewer than two blocks held samples
+  no_agreement,      // no second block came within the tolerance of the lowest
+  too_close,         // blocks agreed, but none so far apart in time
+  below_full_speed,  // blocks agreed far apart, but not both at the fastest speed known
+  above_baseline,    // prepared floor above the unprepared baseline's floor
+  above_remembered,  // above the floor earlier runs of this build showed here
+};
+// Identifier for machine-readable reports: "too_few_blocks", ...
+std::string_view floor_finding_id(floor_finding finding) noexcept;
+
+struct floor_check {
+  bool confirmed = false;
+  double floor = 0;             // the lowest block minimum
+  std::size_t floor_block = 0;  // its block, 0-based
+  double tolerance = 0;         // agreement tolerance, in the values' unit
+  std::vector<double> block_minimums;
+  std::vector<std::size_t> agreeing;  // blocks within the tolerance of the floor, 0-based
+  // The two blocks that confirm it (far enough apart, at full speed), 0-based; nullopt unless
+  // the blocks alone would confirm it (the cross-checks may still refuse).
+  std::optional<std::pair<std::size_t, std::size_t>> confirmed_by;
+  std::vector<floor_finding> findings;  // empty exactly when confirmed
+  floor_context context;                // what it was checked against
+  std::string reason;                   // one sentence: why confirmed, or why not
+  std::string recommendation;           // what to do; empty when confirmed
+};
+
+// Checks the floor of one phase's blocks. Blocks without samples are not passed. Throws
+// std::invalid_argument on no blocks (a bug upstream: there is no floor to check).
+floor_check check_floor(std::span<const block_view> blocks, const floor_context& context,
+                        const floor_settings& settings = {});
+
+// The tolerance two block minimums must agree within, for a floor near `floor`.
+double floor_tolerance(double floor, double granularity, const floor_settings& settings);
+
+}  // namespace harness

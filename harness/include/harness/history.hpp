@@ -1,0 +1,111 @@
+// What earlier runs showed on this machine, kept between runs: the floor's memory.
+//
+// A slow-down that lasts a whole process leaves nothing faster within it to compare with: every
+// block agrees on the slowed floor. Two records, kept in one JSON file, catch it in the next runs:
+//   - per machine and sampling clock, the fastest reference-loop run seen: a run whose blocks all
+//     ran the loop slower ran at a lowered host speed (floor.hpp: below_full_speed);
+//   - per machine, build (a fingerprint of the executable's bytes) and workload, the lowest
+//     confirmed prepared floor: a run of the same build whose floor lies above it was slowed, in
+//     any way the reference loop may not see (above_remembered).
+// A record lives for `lifetime` after it was last seen again: the host's speed depends on what
+// else runs on it, which changes over minutes to hours here, and a machine's key cannot tell one
+// host of a CPU model from another.
+//
+// The file is the harness's own: it is read only when it holds a harness history, and written
+// whole or not at all (a temporary file, then a rename).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace harness {
+
+// The version of the file's format this build reads and writes.
+inline constexpr int kHistoryVersion = 1;
+
+struct history_settings {
+  // Records not seen again for this long are ignored, then replaced.
+  std::chrono::seconds lifetime{3600};
+  // A value within this fraction above a record counts as seeing it again (refreshes its time):
+  // the reference loop repeats to ~0.1% at one host speed, a floor to ~0.01%.
+  double reference_refresh = 0.005;
+  double floor_refresh = 0.0005;
+};
+
+class run_history {
+ public:
+  // A moment, as seconds since the Unix epoch, and the same as ISO 8601 text for people.
+  struct moment {
+    std::int64_t unix_seconds = 0;
+    std::string text;
+  };
+  static moment now();
+
+  // Parses a history file's text; throws usage_error naming `source` when it is not a harness
+  // history of a version this build reads.
+  static run_history parse(std::string_view json_text, const std::string& source);
+  // Reads `path`: a missing file is an empty history; anything but a regular file holding a
+  // harness history is a usage_error naming the path and why (it is never overwritten).
+  static run_history load(const std::filesystem::path& path);
+  std::string to_json() const;
+
+  struct speed_record {
+    std::string machine;
+    std::uint64_t reference_ticks = 0;
+    moment seen;
+  };
+  struct floor_record {
+    std::string machine;
+    std::string build;
+    std::string workload;  // display name, "xor_loop/1000000"
+    std::uint64_t batch = 1;
+    double floor = 0;  // ticks per call
+    moment seen;
+  };
+
+  // The fastest reference run remembered for `machine`, unless older than the lifetime.
+  std::optional<speed_record> fastest_reference(std::string_view machine, const moment& at,
+                                                const history_settings& settings = {}) const;
+  std::optional<floor_record> floor(std::string_view machine, std::string_view build,
+                                    std::string_view workload, std::uint64_t batch,
+                                    const moment& at, const history_settings& settings = {}) const;
+
+  // Records what a run saw: a lower value replaces a live record, one within the refresh
+  // fraction above it renews its time, an expired record is replaced.
+  void note_reference(std::string_view machine, std::uint64_t ticks, const moment& at,
+                      const history_settings& settings = {});
+  void note_floor(std::string_view machine, std::string_view build, std::string_view workload,
+                  std::uint64_t batch, double floor, const moment& at,
+                  const history_settings& settings = {});
+
+  const std::vector<speed_record>& speeds() const noexcept { return speeds_; }
+  const std::vector<floor_record>& floors() const noexcept { return floors_; }
+
+ private:
+  std::vector<speed_record> speeds_;
+  std::vector<floor_record> floors_;
+};
+
+// The file used when the user names none: $HARNESS_HISTORY, else
+// $XDG_STATE_HOME/harness/history.json, else ~/.local/state/harness/history.json
+// (%LOCALAPPDATA%\harness\history.json on Windows). Empty when there is no such place, or when
+// $HARNESS_HISTORY is "off".
+std::filesystem::path default_history_path();
+// The same rule over given values: $HARNESS_HISTORY (nullopt when unset) and the state folder.
+std::filesystem::path history_path_from(std::optional<std::string_view> env,
+                                        const std::filesystem::path& state_directory);
+
+// What identifies this machine for the reference loop's ticks: the CPU model, the sampling clock
+// and its rate (MHz), and the loop's length.
+std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
+                        double ticks_per_second, std::uint32_t reference_iterations);
+
+// A fingerprint of a file's bytes, "fnv1a64:<16 hex digits>"; empty when it cannot be read.
+std::string file_fingerprint(const std::filesystem::path& path);
+
+}  // namespace harness

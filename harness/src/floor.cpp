@@ -1,0 +1,170 @@
+// Confirming a phase's floor from its blocks, and the cross-checks that catch a slowed phase.
+#include "harness/floor.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace harness {
+namespace {
+
+// Whole ticks print whole; per-call figures of a batch keep two decimals.
+std::string figure(double v) {
+  return v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:.2f}", v);
+}
+
+std::string percent_above(double value, double reference) {
+  return fmt::format("{:.2f}%", (value / reference - 1) * 100);
+}
+
+// "blocks 1, 3 and 4" (1-based, as people count them).
+std::string block_list(const std::vector<std::size_t>& blocks) {
+  std::vector<std::size_t> numbers;
+  for (const std::size_t b : blocks)
+    numbers.push_back(b + 1);
+  if (numbers.size() == 1) return fmt::format("block {}", numbers[0]);
+  const std::size_t last = numbers.back();
+  numbers.pop_back();
+  return fmt::format("blocks {} and {}", fmt::join(numbers, ", "), last);
+}
+
+bool at_full_speed(const block_view& b, const floor_context& c, const floor_settings& s) {
+  if (!c.fastest_reference) return true;
+  return b.reference_best > 0 &&
+         static_cast<double>(b.reference_best) <=
+             static_cast<double>(*c.fastest_reference) * (1 + s.speed_tolerance);
+}
+
+}  // namespace
+
+std::string_view floor_finding_id(floor_finding finding) noexcept {
+  switch (finding) {
+    case floor_finding::too_few_blocks:
+      return "too_few_blocks";
+    case floor_finding::no_agreement:
+      return "no_agreement";
+    case floor_finding::too_close:
+      return "too_close";
+    case floor_finding::below_full_speed:
+      return "below_full_speed";
+    case floor_finding::above_baseline:
+      return "above_baseline";
+    case floor_finding::above_remembered:
+      return "above_remembered";
+  }
+  return "unknown";
+}
+
+double floor_tolerance(double floor, double granularity, const floor_settings& settings) {
+  return std::max(settings.granularity_steps * granularity,
+                  settings.relative_tolerance * std::fabs(floor));
+}
+
+floor_check check_floor(std::span<const block_view> blocks, const floor_context& context,
+                        const floor_settings& settings) {
+  if (blocks.empty()) throw std::invalid_argument("check_floor: no blocks");
+  floor_check c;
+  c.context = context;
+  for (const block_view& b : blocks)
+    c.block_minimums.push_back(b.minimum);
+  c.floor_block =
+      static_cast<std::size_t>(std::min_element(c.block_minimums.begin(), c.block_minimums.end()) -
+                               c.block_minimums.begin());
+  c.floor = c.block_minimums[c.floor_block];
+  c.tolerance = floor_tolerance(c.floor, context.granularity, settings);
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    if (blocks[b].minimum <= c.floor + c.tolerance) c.agreeing.push_back(b);
+  }
+
+  // The pair that confirms: agreeing, far enough apart, both at full speed; the lowest block's
+  // own pairs first, then the earliest.
+  const double separation = std::chrono::duration<double>(settings.min_separation).count();
+  bool far_pair = false;
+  const auto consider = [&](std::size_t i, std::size_t j) {
+    if (std::fabs(blocks[i].start_seconds - blocks[j].start_seconds) < separation) return;
+    far_pair = true;
+    if (!c.confirmed_by && at_full_speed(blocks[i], context, settings) &&
+        at_full_speed(blocks[j], context, settings)) {
+      c.confirmed_by = std::minmax(i, j);
+    }
+  };
+  for (const std::size_t j : c.agreeing) {
+    if (j != c.floor_block) consider(c.floor_block, j);
+  }
+  for (std::size_t x = 0; x < c.agreeing.size(); ++x) {
+    for (std::size_t y = x + 1; y < c.agreeing.size(); ++y)
+      consider(c.agreeing[x], c.agreeing[y]);
+  }
+
+  std::vector<std::string> why;
+  if (blocks.size() < 2) {
+    c.findings.push_back(floor_finding::too_few_blocks);
+    why.push_back("only one block was taken, so nothing confirms its minimum");
+  } else if (c.agreeing.size() < 2) {
+    c.findings.push_back(floor_finding::no_agreement);
+    why.push_back(
+        fmt::format("no other block came within {} ({:.3g}%) of the lowest minimum {} (block {})",
+                    figure(c.tolerance), 100 * c.tolerance / std::fabs(c.floor), figure(c.floor),
+                    c.floor_block + 1));
+  } else if (!far_pair) {
+    c.findings.push_back(floor_finding::too_close);
+    why.push_back(fmt::format(
+        "{} agree, but began less than {} ms apart: one slow stretch may have covered them",
+        block_list(c.agreeing), settings.min_separation.count()));
+  } else if (!c.confirmed_by) {
+    c.findings.push_back(floor_finding::below_full_speed);
+    std::uint64_t best = 0;
+    for (const std::size_t b : c.agreeing) {
+      if (blocks[b].reference_best > 0 && (best == 0 || blocks[b].reference_best < best))
+        best = blocks[b].reference_best;
+    }
+    why.push_back(fmt::format(
+        "{} agree, but ran the reference loop at best {} ticks, {} slower than the fastest "
+        "known ({} ticks{}): the host ran the CPU at a lower speed",
+        block_list(c.agreeing), best,
+        best > 0 ? percent_above(static_cast<double>(best),
+                                 static_cast<double>(*context.fastest_reference))
+                 : std::string("unmeasurably"),
+        *context.fastest_reference,
+        context.fastest_reference_remembered ? ", remembered from an earlier run here" : ""));
+  }
+  if (context.baseline_floor && c.floor > *context.baseline_floor + c.tolerance) {
+    c.findings.push_back(floor_finding::above_baseline);
+    why.push_back(fmt::format(
+        "the floor lies {} above the unprepared baseline's ({}): this phase was slowed, or "
+        "preparation hurt",
+        percent_above(c.floor, *context.baseline_floor), figure(*context.baseline_floor)));
+  }
+  if (context.remembered_floor && c.floor > *context.remembered_floor + c.tolerance) {
+    c.findings.push_back(floor_finding::above_remembered);
+    why.push_back(fmt::format(
+        "the floor lies {} above the {} this build showed on this machine before: the host was "
+        "slower for this run",
+        percent_above(c.floor, *context.remembered_floor), figure(*context.remembered_floor)));
+  }
+
+  c.confirmed = c.findings.empty();
+  if (c.confirmed) {
+    const auto [i, j] = *c.confirmed_by;
+    std::string checks;
+    if (context.fastest_reference) checks += ", at the fastest reference-loop speed known";
+    if (context.baseline_floor) checks += ", not above the baseline's floor";
+    if (context.remembered_floor) checks += ", not above the floor this build showed before";
+    c.reason = fmt::format("blocks {} and {} ({:.2f} s apart) agree within {} ({:.3g}%){}", i + 1,
+                           j + 1, std::fabs(blocks[j].start_seconds - blocks[i].start_seconds),
+                           figure(c.tolerance), 100 * c.tolerance / std::fabs(c.floor), checks);
+    return c;
+  }
+  c.reason = fmt::format("{}", fmt::join(why, "; "));
+  const bool only_blocks = c.findings.size() == 1 && c.findings[0] == floor_finding::too_few_blocks;
+  c.recommendation =
+      only_blocks ? "take the samples in two blocks or more (--blocks), with two samples or more"
+                  : "rerun when the host is quieter, or give the phase more time to take blocks "
+                    "(--max-time); compare builds only by confirmed floors";
+  return c;
+}
+
+}  // namespace harness

@@ -1,0 +1,233 @@
+// The history file: reading it only when it is ours, and its records' rules.
+#include "harness/history.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <system_error>
+
+#include "harness/errors.hpp"
+#include "harness/platform.hpp"
+
+namespace harness {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// The key that marks a file as a harness history, and what it holds, for whoever opens it.
+constexpr const char* kMarker = "harness_history";
+constexpr const char* kNote =
+    "What earlier harness runs showed on this machine: the fastest reference-loop run per "
+    "machine and clock, and the lowest confirmed floor per build and workload. The harness "
+    "reads them to tell a run slowed as a whole from a fast one (docs/floor.md). Safe to delete.";
+
+bool alive(const run_history::moment& seen, const run_history::moment& at,
+           const history_settings& settings) {
+  return at.unix_seconds - seen.unix_seconds <= settings.lifetime.count();
+}
+
+json moment_json(const run_history::moment& m) {
+  return {{"seen", m.text}, {"seen_unix", m.unix_seconds}};
+}
+
+run_history::moment moment_of(const json& j) {
+  return {j.at("seen_unix").get<std::int64_t>(), j.at("seen").get<std::string>()};
+}
+
+// Applies the record rules to one value: returns true when `value` should be stored (and the
+// time renewed), false when the record stays as it is.
+template <class T>
+bool replaces(T recorded, const run_history::moment& seen, T value, const run_history::moment& at,
+              double refresh, const history_settings& settings, bool& renew) {
+  renew = false;
+  if (!alive(seen, at, settings)) return true;
+  if (value < recorded) return true;
+  renew = static_cast<double>(value) <= static_cast<double>(recorded) * (1 + refresh);
+  return false;
+}
+
+}  // namespace
+
+run_history::moment run_history::now() {
+  const std::time_t t = std::time(nullptr);
+  return {static_cast<std::int64_t>(t), fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t))};
+}
+
+run_history run_history::parse(std::string_view json_text, const std::string& source) {
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw usage_error(fmt::format(
+        "{}: not a harness history (not JSON: {}); name another file with --history, or "
+        "--no-history",
+        source, e.what()));
+  }
+  if (!doc.is_object() || !doc.contains(kMarker)) {
+    throw usage_error(fmt::format(
+        "{}: not a harness history (no \"{}\" key), so it is left alone; name another file "
+        "with --history, or --no-history",
+        source, kMarker));
+  }
+  if (!doc[kMarker].is_number_integer() || doc[kMarker].get<int>() != kHistoryVersion) {
+    throw usage_error(fmt::format("{}: a harness history of version {}, this build reads {}",
+                                  source, doc[kMarker].dump(), kHistoryVersion));
+  }
+  run_history h;
+  try {
+    for (const json& r : doc.value("speeds", json::array())) {
+      h.speeds_.push_back({r.at("machine").get<std::string>(),
+                           r.at("reference_ticks").get<std::uint64_t>(), moment_of(r)});
+    }
+    for (const json& r : doc.value("floors", json::array())) {
+      h.floors_.push_back({r.at("machine").get<std::string>(), r.at("build").get<std::string>(),
+                           r.at("workload").get<std::string>(), r.at("batch").get<std::uint64_t>(),
+                           r.at("floor_ticks").get<double>(), moment_of(r)});
+    }
+  } catch (const json::exception& e) {
+    throw usage_error(
+        fmt::format("{}: a harness history with a malformed record: {}", source, e.what()));
+  }
+  return h;
+}
+
+run_history run_history::load(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found) return {};
+  if (ec || !std::filesystem::is_regular_file(status)) {
+    throw usage_error(fmt::format(
+        "--history: '{}' is not a regular file, so it is neither read nor replaced; name a "
+        "file, or give --no-history",
+        path.string()));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw usage_error(fmt::format("--history: '{}' cannot be read: {}", path.string(),
+                                  std::generic_category().message(errno)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse(text.str(), "--history: " + path.string());
+}
+
+std::string run_history::to_json() const {
+  json speeds = json::array();
+  for (const speed_record& r : speeds_) {
+    json j = {{"machine", r.machine}, {"reference_ticks", r.reference_ticks}};
+    j.update(moment_json(r.seen));
+    speeds.push_back(std::move(j));
+  }
+  json floors = json::array();
+  for (const floor_record& r : floors_) {
+    json j = {{"machine", r.machine},
+              {"build", r.build},
+              {"workload", r.workload},
+              {"batch", r.batch},
+              {"floor_ticks", r.floor}};
+    j.update(moment_json(r.seen));
+    floors.push_back(std::move(j));
+  }
+  const json doc = {
+      {kMarker, kHistoryVersion}, {"note", kNote}, {"speeds", speeds}, {"floors", floors}};
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::optional<run_history::speed_record> run_history::fastest_reference(
+    std::string_view machine, const moment& at, const history_settings& settings) const {
+  for (const speed_record& r : speeds_) {
+    if (r.machine == machine && alive(r.seen, at, settings)) return r;
+  }
+  return std::nullopt;
+}
+
+std::optional<run_history::floor_record> run_history::floor(
+    std::string_view machine, std::string_view build, std::string_view workload,
+    std::uint64_t batch, const moment& at, const history_settings& settings) const {
+  for (const floor_record& r : floors_) {
+    if (r.machine == machine && r.build == build && r.workload == workload && r.batch == batch &&
+        alive(r.seen, at, settings)) {
+      return r;
+    }
+  }
+  return std::nullopt;
+}
+
+void run_history::note_reference(std::string_view machine, std::uint64_t ticks, const moment& at,
+                                 const history_settings& settings) {
+  for (speed_record& r : speeds_) {
+    if (r.machine != machine) continue;
+    bool renew = false;
+    if (replaces(r.reference_ticks, r.seen, ticks, at, settings.reference_refresh, settings,
+                 renew)) {
+      r.reference_ticks = ticks;
+      r.seen = at;
+    } else if (renew) {
+      r.seen = at;
+    }
+    return;
+  }
+  speeds_.push_back({std::string(machine), ticks, at});
+}
+
+void run_history::note_floor(std::string_view machine, std::string_view build,
+                             std::string_view workload, std::uint64_t batch, double floor,
+                             const moment& at, const history_settings& settings) {
+  for (floor_record& r : floors_) {
+    if (r.machine != machine || r.build != build || r.workload != workload || r.batch != batch)
+      continue;
+    bool renew = false;
+    if (replaces(r.floor, r.seen, floor, at, settings.floor_refresh, settings, renew)) {
+      r.floor = floor;
+      r.seen = at;
+    } else if (renew) {
+      r.seen = at;
+    }
+    return;
+  }
+  floors_.push_back(
+      {std::string(machine), std::string(build), std::string(workload), batch, floor, at});
+}
+
+std::filesystem::path history_path_from(std::optional<std::string_view> env,
+                                        const std::filesystem::path& state_directory) {
+  if (env && !env->empty()) return *env == "off" ? std::filesystem::path() : *env;
+  return state_directory.empty() ? state_directory : state_directory / "harness" / "history.json";
+}
+
+std::filesystem::path default_history_path() {
+  const char* env = std::getenv("HARNESS_HISTORY");
+  return history_path_from(env == nullptr ? std::nullopt : std::optional<std::string_view>(env),
+                           platform::state_directory());
+}
+
+std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
+                        double ticks_per_second, std::uint32_t reference_iterations) {
+  return fmt::format("{} | {} at {:.0f} MHz | reference loop of {} iterations",
+                     cpu_model.empty() ? std::string_view("unknown CPU") : cpu_model, clock_name,
+                     ticks_per_second / 1e6, reference_iterations);
+}
+
+std::string file_fingerprint(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  // FNV-1a, 64 bits: enough to tell builds apart, and ~20 ms for a 20 MB executable.
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    const std::streamsize n = in.gcount();
+    for (std::streamsize i = 0; i < n; ++i) {
+      hash ^= static_cast<unsigned char>(buffer[i]);
+      hash *= 0x100000001b3ULL;
+    }
+  }
+  return fmt::format("fnv1a64:{:016x}", hash);
+}
+
+}  // namespace harness

@@ -1,0 +1,170 @@
+// The floor's confirmation from blocks, and each cross-check, with exact values.
+#include "harness/floor.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+namespace harness {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// Five blocks 0.1 s apart at a floor of 1,000,000 ticks; the reference loop at 3000 in each.
+std::vector<block_view> quiet_blocks() {
+  return {{1'000'300, 0.0, 3000},
+          {1'000'000, 0.1, 3000},
+          {1'000'200, 0.2, 3000},
+          {1'000'100, 0.3, 3000},
+          {1'000'400, 0.4, 3000}};
+}
+
+floor_context granular(double granularity) {
+  floor_context c;
+  c.granularity = granularity;
+  return c;
+}
+
+TEST(Floor, ToleranceIsTheLargerOfTwoStepsAndTheRelativeShare) {
+  const floor_settings s;
+  EXPECT_DOUBLE_EQ(floor_tolerance(1e6, 21, s), 500);  // 0.05% of 1e6 > 2 x 21
+  EXPECT_DOUBLE_EQ(floor_tolerance(1e4, 21, s), 42);   // 2 x 21 > 0.05% of 1e4 (5)
+  EXPECT_DOUBLE_EQ(floor_tolerance(1e4, 0, s), 5);     // granularity unknown
+}
+
+TEST(Floor, TwoAgreeingBlocksFarApartConfirm) {
+  const floor_check c = check_floor(quiet_blocks(), granular(21));
+  EXPECT_TRUE(c.confirmed) << c.reason;
+  EXPECT_DOUBLE_EQ(c.floor, 1'000'000);
+  EXPECT_EQ(c.floor_block, 1u);
+  EXPECT_DOUBLE_EQ(c.tolerance, 500);
+  EXPECT_THAT(c.agreeing, ElementsAre(0, 1, 2, 3, 4));
+  ASSERT_TRUE(c.confirmed_by);
+  // The lowest block's own pairs come first; block 1 (0-based) is 0.1 s from block 0.
+  EXPECT_EQ(*c.confirmed_by, std::make_pair(std::size_t{0}, std::size_t{1}));
+  EXPECT_TRUE(c.findings.empty());
+  EXPECT_EQ(c.reason, "blocks 1 and 2 (0.10 s apart) agree within 500 (0.05%)");
+  EXPECT_TRUE(c.recommendation.empty());
+}
+
+TEST(Floor, OneBlockCannotConfirm) {
+  const std::vector<block_view> one{{1'000'000, 0.0, 3000}};
+  const floor_check c = check_floor(one, granular(21));
+  EXPECT_FALSE(c.confirmed);
+  EXPECT_THAT(c.findings, ElementsAre(floor_finding::too_few_blocks));
+  EXPECT_THAT(c.recommendation, HasSubstr("--blocks"));
+}
+
+TEST(Floor, NoBlocksIsABug) {
+  EXPECT_THROW(check_floor({}, granular(21)), std::invalid_argument);
+}
+
+TEST(Floor, ABlockSlowedByHalfDoesNotCountAndOneLowBlockAloneIsNotConfirmed) {
+  // Every block but one ran 1.5x slow: the lowest stands alone.
+  std::vector<block_view> b = quiet_blocks();
+  for (block_view& v : b)
+    v.minimum *= 1.5;
+  b[3].minimum = 1'000'000;
+  const floor_check c = check_floor(b, granular(21));
+  EXPECT_FALSE(c.confirmed);
+  EXPECT_THAT(c.findings, ElementsAre(floor_finding::no_agreement));
+  EXPECT_THAT(c.agreeing, ElementsAre(3));
+  EXPECT_THAT(c.reason, HasSubstr("no other block came within 500 (0.05%) of the lowest minimum "
+                                  "1000000 (block 4)"));
+}
+
+TEST(Floor, AgreeingBlocksTooCloseInTimeDoNotConfirm) {
+  std::vector<block_view> b = {
+      {1'000'000, 0.0, 3000}, {1'000'100, 0.05, 3000}, {1'500'000, 0.2, 3000}};
+  const floor_check c = check_floor(b, granular(21));
+  EXPECT_FALSE(c.confirmed);
+  EXPECT_THAT(c.findings, ElementsAre(floor_finding::too_close));
+  EXPECT_THAT(c.reason, HasSubstr("blocks 1 and 2 agree, but began less than 100 ms apart"));
+  // With a shorter separation they confirm.
+  floor_settings near;
+  near.min_separation = std::chrono::milliseconds(50);
+  EXPECT_TRUE(check_floor(b, granular(21), near).confirmed);
+}
+
+TEST(Floor, BlocksAtALowerHostSpeedDoNotConfirm) {
+  // All blocks agree, but their reference loop ran 3.4% slower than the fastest known: a lower
+  // boost level moves every loop together, so their agreement proves nothing.
+  floor_context c = granular(21);
+  c.fastest_reference = 2900;
+  c.fastest_reference_remembered = true;
+  const floor_check f = check_floor(quiet_blocks(), c);
+  EXPECT_FALSE(f.confirmed);
+  EXPECT_THAT(f.findings, ElementsAre(floor_finding::below_full_speed));
+  EXPECT_THAT(f.reason, HasSubstr("at best 3000 ticks, 3.45% slower than the fastest known (2900 "
+                                  "ticks, remembered from an earlier run here)"));
+  // Within the speed tolerance (1%) they count as full speed.
+  c.fastest_reference = 2980;
+  EXPECT_TRUE(check_floor(quiet_blocks(), c).confirmed);
+}
+
+TEST(Floor, OnlyBlocksAtFullSpeedConfirm) {
+  // Blocks 1 and 3 (1-based) agree far apart but block 1 ran slow; blocks 3 and 5 confirm.
+  std::vector<block_view> b = quiet_blocks();
+  b[0].reference_best = 3100;
+  floor_context c = granular(21);
+  c.fastest_reference = 3000;
+  const floor_check f = check_floor(b, c);
+  EXPECT_TRUE(f.confirmed) << f.reason;
+  EXPECT_EQ(*f.confirmed_by, std::make_pair(std::size_t{1}, std::size_t{2}));
+  EXPECT_THAT(f.reason, HasSubstr("at the fastest reference-loop speed known"));
+}
+
+TEST(Floor, APreparedFloorAboveTheBaselineIsSlowed) {
+  floor_context c = granular(21);
+  c.baseline_floor = 1'000'000 / 1.5;
+  const floor_check f = check_floor(quiet_blocks(), c);
+  EXPECT_FALSE(f.confirmed);
+  EXPECT_THAT(f.findings, ElementsAre(floor_finding::above_baseline));
+  ASSERT_TRUE(f.confirmed_by);  // the blocks alone would have confirmed it
+  EXPECT_THAT(f.reason,
+              HasSubstr("the floor lies 50.00% above the unprepared baseline's (666666.67)"));
+  // A baseline within the tolerance, or above, is no objection.
+  c.baseline_floor = 999'600;
+  EXPECT_TRUE(check_floor(quiet_blocks(), c).confirmed);
+  c.baseline_floor = 1'200'000;
+  EXPECT_TRUE(check_floor(quiet_blocks(), c).confirmed);
+}
+
+TEST(Floor, AFloorAboveTheRememberedOneIsSlowedAsAWhole) {
+  // The whole run ran 1.5x slow, every block alike: only the history sees it.
+  std::vector<block_view> b = quiet_blocks();
+  for (block_view& v : b)
+    v.minimum *= 1.5;
+  floor_context c = granular(21);
+  c.remembered_floor = 1'000'000;
+  const floor_check f = check_floor(b, c);
+  EXPECT_FALSE(f.confirmed);
+  EXPECT_THAT(f.findings, ElementsAre(floor_finding::above_remembered));
+  EXPECT_THAT(f.reason, HasSubstr("50.00% above the 1000000 this build showed on this machine"));
+  EXPECT_THAT(f.recommendation, HasSubstr("--max-time"));
+}
+
+TEST(Floor, SeveralFindingsAreAllNamed) {
+  std::vector<block_view> b = {{1'500'000, 0.0, 3000}, {1'000'000, 0.1, 3000}};
+  floor_context c = granular(21);
+  c.baseline_floor = 900'000;
+  c.remembered_floor = 950'000;
+  const floor_check f = check_floor(b, c);
+  EXPECT_THAT(f.findings, ElementsAre(floor_finding::no_agreement, floor_finding::above_baseline,
+                                      floor_finding::above_remembered));
+  EXPECT_EQ(floor_finding_id(floor_finding::above_remembered), "above_remembered");
+}
+
+TEST(Floor, BatchedFiguresKeepTheirFraction) {
+  const std::vector<block_view> b = {{10.25, 0.0, 3000}, {10.25, 0.2, 3000}};
+  const floor_check f = check_floor(b, granular(0.5));
+  EXPECT_TRUE(f.confirmed);
+  EXPECT_DOUBLE_EQ(f.tolerance, 1.0);
+  EXPECT_THAT(f.reason, HasSubstr("agree within 1 (9.76%)"));
+}
+
+}  // namespace
+}  // namespace harness

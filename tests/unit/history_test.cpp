@@ -1,0 +1,143 @@
+// The history file: only our own file is read, records follow their rules, and round trips.
+#include "harness/history.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness/errors.hpp"
+
+namespace harness {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+run_history::moment at(std::int64_t seconds) {
+  return {seconds, "t" + std::to_string(seconds)};
+}
+
+// A fresh folder under the system's temporary folder, removed at the end of the test.
+class temp_dir {
+ public:
+  temp_dir() {
+    path_ = fs::temp_directory_path() /
+            ("harness-history-test-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+TEST(History, ALowerValueReplacesANearOneRenewsAHigherOneIsIgnored) {
+  run_history h;
+  h.note_reference("m", 3000, at(100));
+  h.note_reference("m", 2990, at(200));  // lower: replaces
+  EXPECT_EQ(h.fastest_reference("m", at(200))->reference_ticks, 2990u);
+  EXPECT_EQ(h.fastest_reference("m", at(200))->seen.unix_seconds, 200);
+  h.note_reference("m", 3000, at(300));  // within 0.5% above: renews the time only
+  EXPECT_EQ(h.fastest_reference("m", at(300))->reference_ticks, 2990u);
+  EXPECT_EQ(h.fastest_reference("m", at(300))->seen.unix_seconds, 300);
+  h.note_reference("m", 3100, at(400));  // 3.7% above: a slower host, nothing changes
+  EXPECT_EQ(h.fastest_reference("m", at(400))->seen.unix_seconds, 300);
+  EXPECT_FALSE(h.fastest_reference("other machine", at(400)));
+}
+
+TEST(History, RecordsExpireAfterTheirLifetimeAndAreThenReplaced) {
+  history_settings s;
+  s.lifetime = std::chrono::seconds(60);
+  run_history h;
+  h.note_floor("m", "b", "w/1", 1, 1000.0, at(0), s);
+  EXPECT_TRUE(h.floor("m", "b", "w/1", 1, at(60), s));
+  EXPECT_FALSE(h.floor("m", "b", "w/1", 1, at(61), s));
+  // An expired record is replaced even by a higher value.
+  h.note_floor("m", "b", "w/1", 1, 1200.0, at(61), s);
+  EXPECT_DOUBLE_EQ(h.floor("m", "b", "w/1", 1, at(61), s)->floor, 1200.0);
+}
+
+TEST(History, FloorsAreKeptPerMachineBuildWorkloadAndBatch) {
+  run_history h;
+  h.note_floor("m", "b1", "w/1", 1, 1000.0, at(0));
+  EXPECT_TRUE(h.floor("m", "b1", "w/1", 1, at(0)));
+  EXPECT_FALSE(h.floor("m", "b2", "w/1", 1, at(0)));
+  EXPECT_FALSE(h.floor("m", "b1", "w/2", 1, at(0)));
+  EXPECT_FALSE(h.floor("m", "b1", "w/1", 2, at(0)));
+  EXPECT_FALSE(h.floor("n", "b1", "w/1", 1, at(0)));
+}
+
+TEST(History, RoundTripsThroughItsFile) {
+  run_history h;
+  h.note_reference("m", 2666, at(5));
+  h.note_floor("m", "fnv1a64:00", "xor_loop/1000000", 1, 659456.5, at(6));
+  const run_history back = run_history::parse(h.to_json(), "test");
+  ASSERT_EQ(back.speeds().size(), 1u);
+  EXPECT_EQ(back.speeds()[0].reference_ticks, 2666u);
+  EXPECT_EQ(back.speeds()[0].seen.text, "t5");
+  ASSERT_EQ(back.floors().size(), 1u);
+  EXPECT_DOUBLE_EQ(back.floors()[0].floor, 659456.5);
+  EXPECT_EQ(back.floors()[0].workload, "xor_loop/1000000");
+}
+
+TEST(History, AFileThatIsNotAHarnessHistoryIsRefusedAndLeftAlone) {
+  EXPECT_THROW(run_history::parse("not json", "f"), usage_error);
+  try {
+    run_history::parse(R"({"some": "other program's settings"})", "settings.json");
+    FAIL() << "accepted a foreign file";
+  } catch (const usage_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("settings.json: not a harness history"));
+    EXPECT_THAT(e.what(), HasSubstr("--no-history"));
+  }
+  EXPECT_THROW(run_history::parse(R"({"harness_history": 99})", "f"), usage_error);
+  EXPECT_THROW(run_history::parse(R"({"harness_history": 1, "speeds": [{"machine": 3}]})", "f"),
+               usage_error);
+
+  temp_dir dir;
+  const fs::path foreign = dir.path() / "notes.txt";
+  write(foreign, "my notes\n");
+  EXPECT_THROW(run_history::load(foreign), usage_error);
+  std::ifstream in(foreign);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "my notes");  // untouched
+  // A folder is not a file to read or replace.
+  EXPECT_THROW(run_history::load(dir.path()), usage_error);
+  // A missing file is an empty history.
+  EXPECT_TRUE(run_history::load(dir.path() / "none.json").speeds().empty());
+}
+
+TEST(History, DefaultPathFollowsTheEnvironment) {
+  const fs::path state = fs::path("state");
+  EXPECT_EQ(history_path_from("chosen.json", state), fs::path("chosen.json"));
+  EXPECT_TRUE(history_path_from("off", state).empty());
+  EXPECT_EQ(history_path_from(std::nullopt, state), state / "harness" / "history.json");
+  EXPECT_EQ(history_path_from("", state), state / "harness" / "history.json");
+  EXPECT_TRUE(history_path_from(std::nullopt, fs::path()).empty());
+}
+
+TEST(History, MachineKeyAndFingerprint) {
+  EXPECT_EQ(machine_key("AMD EPYC", "rdtscp", 2.1e9, 1000),
+            "AMD EPYC | rdtscp at 2100 MHz | reference loop of 1000 iterations");
+  EXPECT_EQ(machine_key("", "rdtsc", 2.0964e9, 1000),
+            "unknown CPU | rdtsc at 2096 MHz | reference loop of 1000 iterations");
+  temp_dir dir;
+  write(dir.path() / "a", "a");
+  // FNV-1a 64 of "a", the published test vector.
+  EXPECT_EQ(file_fingerprint(dir.path() / "a"), "fnv1a64:af63dc4c8601ec8c");
+  EXPECT_EQ(file_fingerprint(dir.path() / "missing"), "");
+}
+
+}  // namespace
+}  // namespace harness

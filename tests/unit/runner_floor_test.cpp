@@ -1,0 +1,218 @@
+// Blocks and the floor's confirmation in the sampler, on a fake clock: phases slowed on purpose,
+// for a block or as a whole, are reported not confirmed, never silently.
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "fakes.hpp"
+#include "harness/runner.hpp"
+
+namespace harness {
+namespace {
+
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using testing::fake_os;
+using ::testing::HasSubstr;
+using testing::stepping_clock;
+
+template <class F>
+workload make(std::string name, F fn) {
+  return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
+                  detail::is_count<detail::result_of<F>>);
+}
+
+// The fake clock advances 1000 ticks (1 us) a read; a reference run (no iterations) is one read
+// apart, 1000 ticks. Blocks are 1 ms apart and must begin 2 ms apart to confirm; the prepared
+// phase may take extra blocks for 50 ms.
+constexpr std::uint64_t kStep = 1000;
+constexpr double kCost = 100'000;  // a call at full speed: 100 us
+
+run_options block_options(std::size_t samples) {
+  run_options o;
+  o.samples = samples;
+  o.blocks = 5;
+  o.warmup = std::chrono::nanoseconds(0);
+  o.batch = 1;
+  o.cpu = 1;
+  o.max_time = std::chrono::milliseconds(50);
+  o.tuning.overhead_samples = 5;
+  o.tuning.reference_iterations = 0;
+  o.tuning.block_gap = std::chrono::milliseconds(1);
+  o.tuning.floor.min_separation = std::chrono::milliseconds(2);
+  return o;
+}
+
+clock_facts facts_of(const stepping_clock& clock) {
+  clock_facts f{&clock, kStep, true};
+  f.granularity = 1;
+  return f;
+}
+
+// A workload whose call costs kCost, times what `slow(call in the prepared phase)` says while
+// pinned (the prepared phase), or kCost in the baseline.
+struct slowable {
+  fake_os& os;
+  stepping_clock& clock;
+  std::function<double(int)> prepared_factor = [](int) { return 1.0; };
+  int prepared_calls = 0;
+  void operator()() {
+    const bool prepared = os.allowed.size() == 1;
+    const double factor = prepared ? prepared_factor(prepared_calls++) : 1.0;
+    clock.advance(static_cast<std::uint64_t>(kCost * factor));
+  }
+};
+
+TEST(RunnerFloor, BlocksAreSpreadOutAndAgreeingBlocksConfirmTheFloor) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  auto w = make("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(10), facts_of(clock), os);
+  ASSERT_TRUE(r.baseline && r.prepared);
+  for (const phase_result* p : {&*r.baseline, &*r.prepared}) {
+    ASSERT_EQ(p->blocks.size(), 5u);
+    for (std::size_t b = 0; b < 5; ++b) {
+      EXPECT_EQ(p->blocks[b].first, 2 * b);
+      EXPECT_EQ(p->blocks[b].count, 2u);
+      if (b > 0) {
+        EXPECT_GE(p->blocks[b].start_seconds - p->blocks[b - 1].start_seconds, 0.001);
+      }
+    }
+    EXPECT_EQ(p->block_of(0), 0u);
+    EXPECT_EQ(p->block_of(9), 4u);
+    ASSERT_TRUE(p->floor);
+    EXPECT_TRUE(p->floor->confirmed) << p->floor->reason;
+    const auto [i, j] = *p->floor->confirmed_by;
+    EXPECT_GE(p->blocks[j].start_seconds - p->blocks[i].start_seconds, 0.002);
+    EXPECT_EQ(p->stopped_by, stop_reason::count);
+    EXPECT_EQ(p->values.size(), 10u);  // confirmed by the planned blocks: nothing more
+  }
+  EXPECT_DOUBLE_EQ(r.prepared->floor->floor, kCost);
+  ASSERT_TRUE(r.prepared->floor->context.baseline_floor);
+  EXPECT_DOUBLE_EQ(*r.prepared->floor->context.baseline_floor, kCost);
+  // The reference loop ran in the gaps too: its best is the clock's step.
+  EXPECT_EQ(r.prepared->reference_best, kStep);
+}
+
+TEST(RunnerFloor, OneBlockSlowedByHalfLeavesTheOthersToConfirm) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  s.prepared_factor = [](int call) { return call == 2 || call == 3 ? 1.5 : 1.0; };  // block 2
+  auto w = make("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(10), facts_of(clock), os);
+  ASSERT_TRUE(r.prepared && r.prepared->floor);
+  const floor_check& f = *r.prepared->floor;
+  EXPECT_TRUE(f.confirmed) << f.reason;
+  EXPECT_DOUBLE_EQ(f.block_minimums[1], 1.5 * kCost);
+  EXPECT_THAT(f.agreeing, ElementsAre(0, 2, 3, 4));
+}
+
+TEST(RunnerFloor, AWholePreparedPhaseSlowedIsReportedAndSampledUntilMaxTime) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  s.prepared_factor = [](int) { return 1.5; };
+  auto w = make("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(10), facts_of(clock), os);
+  ASSERT_TRUE(r.prepared && r.prepared->floor);
+  const phase_result& p = *r.prepared;
+  EXPECT_FALSE(p.floor->confirmed);
+  EXPECT_THAT(p.floor->findings, ElementsAre(floor_finding::above_baseline));
+  EXPECT_THAT(p.floor->reason, HasSubstr("50.00% above the unprepared baseline's (100000)"));
+  // It kept taking blocks while the budget lasted, and says why it stopped.
+  EXPECT_EQ(p.stopped_by, stop_reason::max_time);
+  EXPECT_GT(p.blocks.size(), 5u);
+  EXPECT_GT(p.values.size(), 10u);
+  EXPECT_EQ(p.requested, 10u);
+  EXPECT_GE(p.elapsed_seconds, 0.05);
+}
+
+TEST(RunnerFloor, ASlowStartIsOutlastedByExtraBlocks) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  s.prepared_factor = [](int call) { return call < 10 ? 1.5 : 1.0; };  // the planned blocks
+  auto w = make("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(10), facts_of(clock), os);
+  ASSERT_TRUE(r.prepared && r.prepared->floor);
+  const phase_result& p = *r.prepared;
+  EXPECT_TRUE(p.floor->confirmed) << p.floor->reason;
+  EXPECT_EQ(p.stopped_by, stop_reason::confirmed);
+  EXPECT_DOUBLE_EQ(p.floor->floor, kCost);
+  EXPECT_GT(p.blocks.size(), 5u);
+  // Every planned block stood 50% above the floor the extra blocks found.
+  for (std::size_t b = 0; b < 5; ++b)
+    EXPECT_DOUBLE_EQ(p.floor->block_minimums[b], 1.5 * kCost);
+}
+
+TEST(RunnerFloor, TheHistoryCatchesARunSlowedAsAWhole) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  s.prepared_factor = [](int) { return 1.5; };
+  auto w = make("w", [&] { s(); });
+  run_options o = block_options(10);
+  o.baseline = false;  // nothing in this run is faster: only the history knows better
+  std::vector<std::string> asked;
+  o.memory.floor_of = [&](std::string_view name, std::uint64_t batch) -> std::optional<double> {
+    asked.push_back(fmt::format("{} {}", name, batch));
+    return kCost;
+  };
+  const auto r = run_workload({&w, std::nullopt}, o, facts_of(clock), os);
+  ASSERT_TRUE(r.prepared && r.prepared->floor);
+  EXPECT_THAT(asked, ElementsAre("w 1"));
+  EXPECT_FALSE(r.prepared->floor->confirmed);
+  EXPECT_THAT(r.prepared->floor->findings, ElementsAre(floor_finding::above_remembered));
+  EXPECT_EQ(r.prepared->stopped_by, stop_reason::max_time);
+}
+
+TEST(RunnerFloor, BlocksAtALowerHostSpeedThanRememberedAreNotConfirmed) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  auto w = make("w", [&] { s(); });
+  run_options o = block_options(10);
+  o.memory.fastest_reference = kStep / 2;  // this machine once ran the loop twice as fast
+  o.memory.fastest_reference_remembered = true;
+  const auto r = run_workload({&w, std::nullopt}, o, facts_of(clock), os);
+  ASSERT_TRUE(r.baseline && r.prepared);
+  for (const phase_result* p : {&*r.baseline, &*r.prepared}) {
+    ASSERT_TRUE(p->floor);
+    EXPECT_FALSE(p->floor->confirmed);
+    EXPECT_THAT(p->floor->findings, Contains(floor_finding::below_full_speed));
+    EXPECT_THAT(p->floor->reason, HasSubstr("remembered from an earlier run here"));
+  }
+}
+
+TEST(RunnerFloor, OneBlockAskedForTakesNoMore) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  auto w = make("w", [&] { s(); });
+  run_options o = block_options(4);
+  o.blocks = 1;
+  const auto r = run_workload({&w, std::nullopt}, o, facts_of(clock), os);
+  ASSERT_TRUE(r.prepared && r.prepared->floor);
+  EXPECT_EQ(r.prepared->values.size(), 4u);
+  EXPECT_EQ(r.prepared->blocks.size(), 1u);
+  EXPECT_THAT(r.prepared->floor->findings, ElementsAre(floor_finding::too_few_blocks));
+  EXPECT_EQ(r.prepared->stopped_by, stop_reason::count);
+}
+
+TEST(RunnerFloor, FewerSamplesThanBlocksMakeOneBlockPerSample) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  auto w = make("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(3), facts_of(clock), os);
+  ASSERT_TRUE(r.baseline);
+  EXPECT_EQ(r.baseline->blocks.size(), 3u);
+  EXPECT_EQ(r.baseline->values.size(), 3u);
+}
+
+}  // namespace
+}  // namespace harness
