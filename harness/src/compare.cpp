@@ -60,6 +60,9 @@ run_file parse_document(const json& doc, const std::string& source) {
   if (clock.contains("step_ticks") && clock["step_ticks"].is_number()) {
     run.step_ticks = clock["step_ticks"].get<double>();
   }
+  if (clock.contains("granularity_ticks") && clock["granularity_ticks"].is_number()) {
+    run.granularity_ticks = clock["granularity_ticks"].get<double>();
+  }
 
   std::map<std::string, std::vector<double>> samples;
   for (const json& row : doc.at("benchmarks")) {
@@ -79,6 +82,12 @@ run_file parse_document(const json& doc, const std::string& source) {
     run.slowdown_factor = reference.at("slowdown_factor").get<double>();
     r.verdict = prepared->value("verdict", "");
     r.verdict_reason = prepared->value("verdict_reason", "");
+    if (prepared->contains("floor") && (*prepared)["floor"].is_object()) {
+      const json& floor = (*prepared)["floor"];
+      r.floor_recorded = true;
+      r.floor_confirmed = floor.at("confirmed").get<bool>();
+      r.floor_reason = floor.value("reason", "");
+    }
     if (const auto found = samples.find(r.name); found != samples.end()) {
       r.values = found->second;
     }
@@ -122,9 +131,23 @@ side_result summarize_side(std::string_view side, const std::vector<run_file>& r
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const workload_run* w = find(runs[i], name);
     if (w == nullptr) continue;
+    if (!w->floor_confirmed) {
+      // A minimum the run itself could not confirm may come from a slowed host: left out.
+      ++r.unconfirmed;
+      r.notes.push_back(
+          w->floor_recorded
+              ? fmt::format("{}: the floor was not confirmed, so the report is left out: {}",
+                            side_name(side, runs[i], runs.size()), w->floor_reason)
+              : fmt::format("{}: written without a floor confirmation (an older harness), so the "
+                            "report is left out",
+                            side_name(side, runs[i], runs.size())));
+      continue;
+    }
     const stats::phase_statistics s = stats::summarize(scaled(w->values, scales[i]));
+    const double granularity =
+        runs[i].granularity_ticks > 0 ? runs[i].granularity_ticks : runs[i].step_ticks;
     const double step =
-        runs[i].step_ticks / static_cast<double>(std::max<std::uint64_t>(w->batch, 1)) * scales[i];
+        granularity / static_cast<double>(std::max<std::uint64_t>(w->batch, 1)) * scales[i];
     r.fewest_samples = r.reports == 0 ? s.n : std::min(r.fewest_samples, s.n);
     ++r.reports;
     r.step = std::max(r.step, step);
@@ -147,7 +170,7 @@ side_result summarize_side(std::string_view side, const std::vector<run_file>& r
                                        std::max(r.floor->upper, widened.upper)}
                       : widened;
   }
-  if (!every_floor) r.floor.reset();
+  if (!every_floor || r.reports == 0) r.floor.reset();
   if (!minimums.empty()) {
     std::sort(minimums.begin(), minimums.end());
     r.min = stats::median_sorted(minimums);
@@ -271,7 +294,15 @@ comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_fi
     w.whole_ticks = c.same_clock && whole_ticks(a, name) && whole_ticks(b, name);
     if (w.a.min && w.b.min && *w.a.min > 0) w.ratio = *w.b.min / *w.a.min;
     const bool integral = w.whole_ticks;
-    if (!w.a.floor || !w.b.floor || w.a.fewest_samples < stats::kMinSamplesForVerdict ||
+    if (w.a.reports == 0 || w.b.reports == 0) {
+      w.result = outcome::undefined;
+      w.reason = fmt::format(
+          "{} confirmed its floor: a minimum the run could not confirm may come from a slowed "
+          "host; rerun (several runs per side give more chances)",
+          w.a.reports == 0 && w.b.reports == 0 ? "no report on either side"
+          : w.a.reports == 0                   ? "no report of A"
+                                               : "no report of B");
+    } else if (!w.a.floor || !w.b.floor || w.a.fewest_samples < stats::kMinSamplesForVerdict ||
         w.b.fewest_samples < stats::kMinSamplesForVerdict) {
       // The verdicts' own threshold: with fewer samples the minimum may not have come near the
       // floor, and the floor's interval is too loose to trust.
@@ -324,8 +355,9 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
   }
   const bool several = a.size() > 1 || b.size() > 1;
   fmt::print(out,
-             "estimator: the minimum; its 95% Robson-Whitlock interval for the floor, widened by "
-             "one clock step each way{}; B is faster or slower only when the floors are apart\n",
+             "estimator: the minimum of each report whose floor was confirmed; its 95% "
+             "Robson-Whitlock interval for the floor, widened by one granularity step of the "
+             "clock each way{}; B is faster or slower only when the floors are apart\n",
              several ? ", joined over each side's reports (a side's min is the median of its "
                        "reports' minimums)"
                      : "");

@@ -11,9 +11,11 @@
 namespace harness {
 namespace {
 
-// Whole ticks print whole; per-call figures of a batch keep two decimals.
+// Whole ticks print whole; per-call figures of a batch keep two decimals, or three significant
+// digits below one tick (a tolerance of 0.0015 ticks per call is not "0.00").
 std::string figure(double v) {
-  return v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:.2f}", v);
+  if (v == std::floor(v)) return fmt::format("{:.0f}", v);
+  return std::fabs(v) >= 1 ? fmt::format("{:.2f}", v) : fmt::format("{:.3g}", v);
 }
 
 std::string percent_above(double value, double reference) {

@@ -180,8 +180,10 @@ void print_floor(std::ostream& out, const phase_result& p, const floor_check& f,
     cells.push_back(fmt::format("{}: {}{} ({})", b + 1, ticks_text(f.block_minimums[b], p.batch),
                                 agrees ? "*" : "", p.blocks[b].reference_best));
   }
-  fmt::print(out, "      blocks (minimum, * within {} of the floor; reference loop best): {}\n",
-             ticks_text(f.tolerance, p.batch), fmt::join(cells, ", "));
+  fmt::print(
+      out, "      blocks (minimum, * within {} of the floor; reference loop best): {}\n",
+      f.tolerance >= 1 ? ticks_text(f.tolerance, p.batch) : fmt::format("{:.3g}", f.tolerance),
+      fmt::join(cells, ", "));
   if (f.context.fastest_reference) {
     fmt::print(out, "      fastest reference loop known: {} ticks ({})",
                *f.context.fastest_reference,

@@ -285,19 +285,39 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
     return true;
   };
 
+  // The fastest reference run known so far: the plan's, the phase's blocks' and its gaps'.
+  const auto fastest_known = [&] {
+    std::uint64_t best = plan.floor.fastest_reference.value_or(0);
+    const auto take = [&best](std::uint64_t r) {
+      if (r > 0) best = best == 0 ? r : std::min(best, r);
+    };
+    take(gap_best);
+    for (const reference_mark& r : refs)
+      take(r.ticks);
+    return best;
+  };
+
   std::uint64_t iterations = 0;
   for (std::size_t b = 0;; ++b) {
+    const bool planned = b < planned_blocks;
     if (b > 0) {
-      // The gap: the reference loop, timed, until block_gap has passed.
-      const std::uint64_t gap_end = clock.now() + gap_ticks;
-      while (clock.now() < gap_end && stop_signal() == 0) {
+      // The gap: the reference loop, timed, until block_gap has passed. Before an extra block it
+      // goes on until the loop runs at the fastest speed known (or max_time is up): a block
+      // taken while the host runs the CPU slower cannot confirm the floor.
+      const std::uint64_t gap_begin = clock.now();
+      const std::uint64_t fastest = planned ? 0 : fastest_known();
+      const double full_speed =
+          static_cast<double>(fastest) * (1 + tuning.floor.speed_tolerance);
+      while (stop_signal() == 0) {
         const std::uint64_t r = reference_run(clock, tuning.reference_iterations);
         gap_best = gap_best == 0 ? r : std::min(gap_best, r);
         phase.realtime_pauses += hold.between_samples() ? 1 : 0;
+        const std::uint64_t now = clock.now();
+        if (now - gap_begin < gap_ticks) continue;
+        if (fastest == 0 || static_cast<double>(r) <= full_speed || now - begin >= max_ticks) break;
       }
     }
     if (interrupted()) break;
-    const bool planned = b < planned_blocks;
     const std::size_t size = options.auto_samples
                                  ? std::max(tuning.auto_block_samples, phase.values.size() / 4)
                              : planned ? fixed_block_size(b)

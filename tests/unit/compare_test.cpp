@@ -44,6 +44,15 @@ workload_run workload(std::string name, std::vector<double> values,
   w.values = std::move(values);
   w.reference_best = reference;
   w.verdict = "stable";
+  w.floor_recorded = true;
+  w.floor_confirmed = true;
+  w.floor_reason = "blocks 1 and 3 agree";
+  return w;
+}
+
+workload_run unconfirmed(workload_run w, std::string reason = "no other block came close") {
+  w.floor_confirmed = false;
+  w.floor_reason = std::move(reason);
   return w;
 }
 
@@ -145,6 +154,51 @@ TEST(CompareRuns, AWorkloadMissingFromSomeReportsUsesTheOthers) {
   EXPECT_EQ(c.only_in_a, std::vector<std::string>{"v"});
 }
 
+TEST(CompareRuns, OnlyConfirmedFloorsAreCompared) {
+  // A's second report did not confirm its floor (a slowed host: 1200): it is left out and named.
+  const auto a1 = run("tsc", {workload("w", samples(1000))});
+  auto a2 = run("tsc", {unconfirmed(workload("w", samples(1200)), "the host was slower")});
+  a2.source = "a2.json";
+  const auto b = run("tsc", {workload("w", samples(1030))});
+  const comparison c = compare_runs({a1, a2}, {b});
+  ASSERT_EQ(c.workloads.size(), 1u);
+  EXPECT_EQ(c.workloads[0].result, outcome::slower);
+  EXPECT_EQ(c.workloads[0].a.reports, 1u);
+  EXPECT_EQ(c.workloads[0].a.unconfirmed, 1u);
+  EXPECT_DOUBLE_EQ(*c.workloads[0].a.highest_min, 1000);
+  ASSERT_EQ(c.workloads[0].a.notes.size(), 1u);
+  EXPECT_EQ(c.workloads[0].a.notes[0],
+            "A (a2.json): the floor was not confirmed, so the report is left out: the host was "
+            "slower");
+}
+
+TEST(CompareRuns, ASideWithNoConfirmedFloorIsNotCompared) {
+  const auto a = run("tsc", {workload("w", samples(1000))});
+  const auto b = run("tsc", {unconfirmed(workload("w", samples(1500)))});
+  const comparison c = compare_runs({a}, {b});
+  EXPECT_EQ(c.workloads[0].result, outcome::undefined);
+  EXPECT_THAT(c.workloads[0].reason, HasSubstr("no report of B confirmed its floor"));
+  EXPECT_FALSE(c.workloads[0].ratio);
+  // A report from before floors were confirmed says nothing about them: left out too.
+  workload_run old = workload("w", samples(1000));
+  old.floor_recorded = false;
+  old.floor_confirmed = false;
+  const comparison c2 = compare_runs({run("tsc", {old})}, {a});
+  EXPECT_EQ(c2.workloads[0].result, outcome::undefined);
+  EXPECT_THAT(c2.workloads[0].a.notes[0], HasSubstr("written without a floor confirmation"));
+}
+
+TEST(CompareRuns, TheGranularityWidensTheFloorWhenRecorded) {
+  // A step of 10 ticks (the read cost), a granularity of 1: the floors widen by 1 each way.
+  auto a = run("tsc", {workload("w", samples(1000))});
+  auto b = run("tsc", {workload("w", samples(1005))});
+  a.granularity_ticks = 1;
+  b.granularity_ticks = 1;
+  const comparison c = compare_runs({a}, {b});
+  EXPECT_EQ(c.workloads[0].result, outcome::slower);
+  EXPECT_THAT(c.workloads[0].reason, HasSubstr("B's floor [1004, 1006] lies above A's [999, 1001]"));
+}
+
 TEST(CompareRuns, ASideWithoutReportsIsABug) {
   EXPECT_THROW(compare_runs({}, {run("tsc", {})}), std::invalid_argument);
 }
@@ -185,7 +239,7 @@ TEST(CompareRuns, TextNamesTheEstimatorAndTheRunsOwnVerdicts) {
   const std::string s = text.str();
   EXPECT_THAT(s, HasSubstr("figures: ticks of tsc per call"));
   EXPECT_THAT(s,
-              HasSubstr("95% Robson-Whitlock interval for the floor, widened by one clock step"));
+              HasSubstr("95% Robson-Whitlock interval for the floor, widened by one granularity step of the clock"));
   EXPECT_THAT(s, HasSubstr("1000   1030  1.0300  +3.00%  B slower\n"));
   EXPECT_THAT(s, HasSubstr("note: B judged its prepared phase noisy: the 95th percentile"));
   EXPECT_THAT(s, HasSubstr("one report per side, so the run-to-run variation"));

@@ -2,9 +2,10 @@
 //
 // Reads JSON reports of `harness --format json` (or `-o FILE.json`): one or several per side, each
 // from its own process. For every workload both sides sampled in their prepared phases, it takes
-// the headline estimator of each report: the minimum, with its 95% Robson-Whitlock interval for
-// the floor widened by one clock step each way (a sample is a difference of two clock reads, each
-// quantised to the step). A side's floor spans its reports' intervals (lowest lower bound to
+// the headline estimator of each report whose floor was confirmed (floor.hpp; a report that did
+// not confirm it is left out and named, since its minimum may come from a slowed host): the
+// minimum, with its 95% Robson-Whitlock interval for the floor widened by one granularity step of
+// the clock each way (a sample is a difference of two clock reads, each quantised to that step). A side's floor spans its reports' intervals (lowest lower bound to
 // highest upper bound), so with several reports per side the run-to-run variation (code and data
 // placement, a host that differed) is part of it. B is called faster or slower only when the two
 // sides' floors are apart; otherwise the difference is "not shown". The statistics are recomputed
@@ -40,6 +41,9 @@ struct workload_run {
   std::optional<std::uint64_t> reference_best;  // fastest reference-loop run, ticks
   std::string verdict;  // the run's own verdict of the phase ("stable", ...); "" if none
   std::string verdict_reason;
+  bool floor_recorded = false;   // the report says whether the floor was confirmed
+  bool floor_confirmed = false;  // ... and it was (floor.hpp)
+  std::string floor_reason;      // why it was or was not
 };
 
 // What compare needs from one report.
@@ -49,6 +53,7 @@ struct run_file {
   std::string clock;   // the sampling clock's name
   double ticks_per_second = 0;
   double step_ticks = 0;                // the clock step seen by the run (0: not measured)
+  double granularity_ticks = 0;         // the clock's granularity (0: not recorded: use the step)
   double slowdown_factor = 1.3;         // the run's host slow-down factor
   std::vector<workload_run> workloads;  // those with a prepared phase, in report order
 };
@@ -76,14 +81,16 @@ struct floor_interval {
 
 // One side's view of one workload, over the reports of that side that sampled it.
 struct side_result {
-  std::size_t reports = 0;         // reports of the side that sampled the workload
+  std::size_t reports = 0;         // reports of the side whose floor for it was confirmed
+  std::size_t unconfirmed = 0;     // reports that sampled it but did not confirm its floor
   std::size_t fewest_samples = 0;  // the smallest sample count among them
   std::optional<double> min;       // the median of the reports' minimums (their minimum if one)
   std::optional<double> lowest_min;
   std::optional<double> highest_min;
   std::optional<floor_interval> floor;  // nullopt when a report had fewer than two samples
-  double step = 0;  // one clock step per call (the largest among the reports), in the unit
-  std::vector<std::string> notes;  // reports that judged their own phase other than stable
+  double step = 0;  // one granularity step per call (the largest among the reports), in the unit
+  // Reports left out (floor not confirmed), and those that judged their phase other than stable.
+  std::vector<std::string> notes;
 };
 
 struct workload_comparison {
