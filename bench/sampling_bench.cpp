@@ -37,6 +37,9 @@ void bm_sampling_phase(benchmark::State& state) {
   options.baseline = false;
   options.batch = 1;
   options.priority = harness::platform::priority_level::normal;
+  // One block: the sampler's own cost, without the 50 ms gaps of the reference loop that spread
+  // blocks out in time (a fixed 0.2 s a phase by default, docs/floor.md).
+  options.blocks = 1;
   const harness::workload_instance w{&empty_workload(), std::nullopt};
   for (auto _ : state) {
     auto result = harness::run_workload(w, options, facts, *os);

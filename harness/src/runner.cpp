@@ -210,9 +210,9 @@ const char* stage_name(phase_kind kind) noexcept {
 }
 
 // The floor of the blocks so far, checked against the plan's context and the fastest reference
-// run known (the phase's own included).
-floor_check check_blocks(const phase_result& phase, const phase_plan& plan,
-                         std::uint64_t phase_best, const sampler_settings& tuning) {
+// run known (the phase's own included: `fastest`, when lower than the plan's, is this run's).
+floor_check check_blocks(const phase_result& phase, const phase_plan& plan, std::uint64_t fastest,
+                         const sampler_settings& tuning) {
   std::vector<block_view> views;
   for (const sample_block& b : phase.blocks) {
     if (b.count == 0) continue;
@@ -221,8 +221,8 @@ floor_check check_blocks(const phase_result& phase, const phase_plan& plan,
                      b.start_seconds, b.reference_best});
   }
   floor_context context = plan.floor;
-  if (phase_best > 0 && (!context.fastest_reference || phase_best < *context.fastest_reference)) {
-    context.fastest_reference = phase_best;
+  if (fastest > 0 && (!context.fastest_reference || fastest < *context.fastest_reference)) {
+    context.fastest_reference = fastest;
     context.fastest_reference_remembered = false;
   }
   return check_floor(views, context, tuning.floor);
@@ -306,8 +306,7 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
       // taken while the host runs the CPU slower cannot confirm the floor.
       const std::uint64_t gap_begin = clock.now();
       const std::uint64_t fastest = planned ? 0 : fastest_known();
-      const double full_speed =
-          static_cast<double>(fastest) * (1 + tuning.floor.speed_tolerance);
+      const double full_speed = static_cast<double>(fastest) * (1 + tuning.floor.speed_tolerance);
       while (stop_signal() == 0) {
         const std::uint64_t r = reference_run(clock, tuning.reference_iterations);
         gap_best = gap_best == 0 ? r : std::min(gap_best, r);
@@ -358,10 +357,7 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
       continue;
 
     // The blocks planned so far are taken: may sampling stop?
-    std::uint64_t best = gap_best;
-    for (const reference_mark& r : refs)
-      best = best == 0 ? r.ticks : std::min(best, r.ticks);
-    const floor_check floor = check_blocks(phase, plan, best, tuning);
+    const floor_check floor = check_blocks(phase, plan, fastest_known(), tuning);
     bool done = floor.confirmed;
     if (options.auto_samples) {
       const bool target_met = phase.values.size() >= stats::kMinSamplesForAutoStop &&

@@ -28,6 +28,10 @@ if expect 0 json-file -- "${tiny[@]}" -o "$work/a.json"; then
   if python3 "${schema_check[@]}" "$work/a.json"; then pass; else fail "a.json breaks the schema"; fi
 fi
 expect 0 json-file-2 -- "${tiny[@]}" -o "$work/b.json"
+# In five blocks, with time for more: blocks, floors and their findings fit the schema too.
+if expect 0 json-blocks -- -w empty -n 5 --warmup 10ms --max-time 100ms -o "$work/blocks.json"; then
+  if python3 "${schema_check[@]}" "$work/blocks.json"; then pass; else fail "blocks.json breaks the schema"; fi
+fi
 
 # Google Benchmark's compare.py takes two harness files as they are (it needs /usr/bin/python3
 # with scipy, as Debian's libbenchmark-tools ships it).
