@@ -429,7 +429,9 @@ void print_console_report(std::ostream& out, const run_report& report, const con
              fs.min_separation.count(), fs.granularity_steps, fs.relative_tolerance * 100,
              o.baseline ? ", the prepared floor not above the baseline's" : "");
   if (report.history.path.empty()) {
-    fmt::print(out, "history: none (--no-history): floors are checked within this run only\n");
+    fmt::print(out,
+               "history: none (--no-history, or HARNESS_HISTORY=off): floors are checked within "
+               "this run only\n");
   } else {
     fmt::print(out,
                "history: {} (this machine: {}; fastest reference loop remembered: {}; build {})\n",

@@ -47,10 +47,12 @@ contains() {  # NAME EXTENDED-REGEX: stdout matches
   fi
 }
 
-# A tiny run: both phases, pinned through SetProcessAffinityMask, the pin read back.
-if run run -n 5 --warmup 50ms; then
-  contains run "baseline: 5 samples"
-  contains run "prepared: 5 samples"
+# A tiny run: both phases in blocks, each floor reported, pinned through SetProcessAffinityMask,
+# the pin read back.
+if run run -n 5 --warmup 50ms --max-time 200ms; then
+  contains run "baseline: 5 samples in 5 blocks"
+  contains run "prepared: "
+  contains run "    floor: "
   contains run "^clock: (rdtsc|rdtscp|lfence_rdtsc|QueryPerformanceCounter) "
   contains run "pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"
   contains run "SetPriorityClass\): applied"

@@ -455,7 +455,8 @@ void add_run_options(CLI::App& app, run_flags& flags) {
                  "(default: the default workload)");
   app.add_option("-n,--samples", flags.samples,
                  "Samples per phase: a positive integer, or auto (sample until the minimum's 95% "
-                 "interval is within --target, or --max-time has passed)")
+                 "interval is within --target at two checks in a row and the floor is confirmed, "
+                 "or --max-time has passed)")
       ->capture_default_str();
   app.add_option("--target", flags.target,
                  "With --samples auto: the width of the minimum's 95% interval to reach, in % of "
