@@ -407,11 +407,18 @@ warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
                            .budget_seconds = std::chrono::duration<double>(options.warmup).count()};
   const auto begin = std::chrono::steady_clock::now();
   const auto deadline = begin + options.warmup;
+  const std::uint64_t reference_every = seconds_to_ticks(options.tuning.reference_interval, clock);
+  std::uint64_t next_reference = clock.now();
   std::uint64_t iterations = 0;
   auto now = begin;
   do {
     (void)timed_sample(workload, clock, batch, iterations);
     result.calls += batch;
+    if (clock.now() >= next_reference) {
+      const std::uint64_t r = reference_run(clock, options.tuning.reference_iterations);
+      result.reference_best = result.reference_best == 0 ? r : std::min(result.reference_best, r);
+      next_reference = clock.now() + reference_every;
+    }
     hold.between_samples();
     if (pacer.active()) {
       update.done = result.calls / batch;
@@ -572,6 +579,11 @@ workload_result run_workload(const workload_instance& workload, const run_option
       logger().info("{}: warmup for {} ms", result.name,
                     std::chrono::duration_cast<std::chrono::milliseconds>(options.warmup).count());
       result.warmup = warm_up(workload, result.batch, options, clock);
+      if (const std::uint64_t r = result.warmup.reference_best;
+          r > 0 && (!floor.fastest_reference || r < *floor.fastest_reference)) {
+        floor.fastest_reference = r;
+        floor.fastest_reference_remembered = false;
+      }
     }
     if (stop_signal() == 0) {
       // Measured again now that the process is pinned, raised and warm.

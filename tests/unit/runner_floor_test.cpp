@@ -188,6 +188,18 @@ TEST(RunnerFloor, BlocksAtALowerHostSpeedThanRememberedAreNotConfirmed) {
   }
 }
 
+TEST(RunnerFloor, TheWarmupReadsTheHostsSpeedToo) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  auto w = make("w", [&] { s(); });
+  run_options o = block_options(10);
+  o.warmup = std::chrono::milliseconds(5);
+  const auto r = run_workload({&w, std::nullopt}, o, facts_of(clock), os);
+  EXPECT_GT(r.warmup.calls, 0u);
+  EXPECT_EQ(r.warmup.reference_best, kStep);  // a reference run is one clock step here
+}
+
 TEST(RunnerFloor, OneBlockAskedForTakesNoMore) {
   fake_os os;
   stepping_clock clock(kStep);

@@ -176,6 +176,10 @@ struct warmup_result {
   std::chrono::nanoseconds requested{0};
   std::chrono::nanoseconds elapsed{0};  // steady_clock time the warmup loop ran
   std::uint64_t calls = 0;
+  // Fastest reference-loop run between the warmup's calls (about once per reference_interval),
+  // ticks; 0 when none ran. The floor's speed check counts it: the longer the run has watched the
+  // host, the likelier it has seen its fastest speed.
+  std::uint64_t reference_best = 0;
 };
 
 struct workload_result {

@@ -281,9 +281,9 @@ floor_memory memory_of(const std::shared_ptr<history_plan>& plan) {
   return memory;
 }
 
-// The fastest reference-loop run of a workload's phases, ticks; 0 when none ran.
+// The fastest reference-loop run of a workload's phases and warmup, ticks; 0 when none ran.
 std::uint64_t fastest_reference_of(const workload_result& r) {
-  std::uint64_t best = 0;
+  std::uint64_t best = r.warmup.reference_best;
   for (const auto* phase : {&r.baseline, &r.prepared}) {
     if (*phase && (*phase)->reference_best > 0)
       best = best == 0 ? (*phase)->reference_best : std::min(best, (*phase)->reference_best);
