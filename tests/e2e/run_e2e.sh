@@ -97,7 +97,7 @@ if expect 0 history-first -- "${hist[@]}" --history "$work/history.json" -o "$wo
   if python3 -c '
 import json, sys
 h = json.load(open(sys.argv[1]))
-assert h["harness_history"] == 1 and h["speeds"], h
+assert h["harness_history"] == 1 and h["speeds"] and h["floors"], h
 r = json.load(open(sys.argv[2]))
 for w in r["harness"]["workloads"]:
     for p in w["phases"]:
