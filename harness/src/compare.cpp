@@ -303,7 +303,7 @@ comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_fi
           : w.a.reports == 0                   ? "no report of A"
                                                : "no report of B");
     } else if (!w.a.floor || !w.b.floor || w.a.fewest_samples < stats::kMinSamplesForVerdict ||
-        w.b.fewest_samples < stats::kMinSamplesForVerdict) {
+               w.b.fewest_samples < stats::kMinSamplesForVerdict) {
       // The verdicts' own threshold: with fewer samples the minimum may not have come near the
       // floor, and the floor's interval is too loose to trust.
       w.result = outcome::undefined;

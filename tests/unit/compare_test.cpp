@@ -196,7 +196,8 @@ TEST(CompareRuns, TheGranularityWidensTheFloorWhenRecorded) {
   b.granularity_ticks = 1;
   const comparison c = compare_runs({a}, {b});
   EXPECT_EQ(c.workloads[0].result, outcome::slower);
-  EXPECT_THAT(c.workloads[0].reason, HasSubstr("B's floor [1004, 1006] lies above A's [999, 1001]"));
+  EXPECT_THAT(c.workloads[0].reason,
+              HasSubstr("B's floor [1004, 1006] lies above A's [999, 1001]"));
 }
 
 TEST(CompareRuns, ASideWithoutReportsIsABug) {
@@ -238,8 +239,8 @@ TEST(CompareRuns, TextNamesTheEstimatorAndTheRunsOwnVerdicts) {
   write_text(text, compare_runs({a}, {b}), {a}, {b});
   const std::string s = text.str();
   EXPECT_THAT(s, HasSubstr("figures: ticks of tsc per call"));
-  EXPECT_THAT(s,
-              HasSubstr("95% Robson-Whitlock interval for the floor, widened by one granularity step of the clock"));
+  EXPECT_THAT(s, HasSubstr("95% Robson-Whitlock interval for the floor, widened by one granularity "
+                           "step of the clock"));
   EXPECT_THAT(s, HasSubstr("1000   1030  1.0300  +3.00%  B slower\n"));
   EXPECT_THAT(s, HasSubstr("note: B judged its prepared phase noisy: the 95th percentile"));
   EXPECT_THAT(s, HasSubstr("one report per side, so the run-to-run variation"));

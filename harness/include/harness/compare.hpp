@@ -5,11 +5,12 @@
 // the headline estimator of each report whose floor was confirmed (floor.hpp; a report that did
 // not confirm it is left out and named, since its minimum may come from a slowed host): the
 // minimum, with its 95% Robson-Whitlock interval for the floor widened by one granularity step of
-// the clock each way (a sample is a difference of two clock reads, each quantised to that step). A side's floor spans its reports' intervals (lowest lower bound to
-// highest upper bound), so with several reports per side the run-to-run variation (code and data
-// placement, a host that differed) is part of it. B is called faster or slower only when the two
-// sides' floors are apart; otherwise the difference is "not shown". The statistics are recomputed
-// from the samples in the files with the same code that made the reports.
+// the clock each way (a sample is a difference of two clock reads, each quantised to that step). A
+// side's floor spans its reports' intervals (lowest lower bound to highest upper bound), so with
+// several reports per side the run-to-run variation (code and data placement, a host that differed)
+// is part of it. B is called faster or slower only when the two sides' floors are apart; otherwise
+// the difference is "not shown". The statistics are recomputed from the samples in the files with
+// the same code that made the reports.
 //
 // The sides are also checked against each other: when their fastest reference-loop runs differ by
 // more than the slow-down factor the runs used, the host (or the clock speed) differed between
