@@ -28,7 +28,7 @@
 #include "harness/report.hpp"
 #include "harness/report_line.hpp"
 #include "output_file.hpp"
-#include "report_progress.hpp"
+#include "report/progress.hpp"
 
 namespace harness {
 namespace {

@@ -30,7 +30,7 @@
 #include "harness/runner.hpp"
 #include "harness/workload.hpp"
 #include "output_file.hpp"
-#include "report_progress.hpp"
+#include "report/progress.hpp"
 
 namespace harness::cli {
 namespace {

@@ -1,5 +1,5 @@
 // The progress line: the runner's phase messages and progress rewritten in place on a terminal.
-#include "report_progress.hpp"
+#include "report/progress.hpp"
 
 #include <fmt/format.h>
 

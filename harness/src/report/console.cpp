@@ -13,7 +13,7 @@
 
 #include "harness/duration.hpp"
 #include "harness/report.hpp"
-#include "report_summary.hpp"
+#include "report/summary.hpp"
 
 namespace harness {
 namespace {

@@ -1,5 +1,5 @@
 // The summary table's rows and the spread comparison, for the console and Markdown reports.
-#include "report_summary.hpp"
+#include "report/summary.hpp"
 
 #include <fmt/format.h>
 

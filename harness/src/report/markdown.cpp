@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "harness/report.hpp"
-#include "report_summary.hpp"
+#include "report/summary.hpp"
 
 namespace harness {
 namespace {
