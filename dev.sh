@@ -20,6 +20,7 @@ packages=(
   util-linux                         # setpriv: the end-to-end test runs once as an unprivileged user
   libbenchmark-tools python3-scipy   # reports e2e: Google Benchmark's compare.py reads harness JSON
   clang-14 libclang-rt-14-dev        # libFuzzer and sanitizers for the format-template fuzz test
+  clang-format-14                    # the style check: every C++ file as .clang-format says
 )
 
 install_missing() {
@@ -36,6 +37,25 @@ install_missing() {
   fi
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# Every C++ source of the project formatted as .clang-format says; lists the files that are not.
+check_style() {
+  local files bad=()
+  if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    mapfile -t files < <(git -C "$root" ls-files '*.cpp' '*.hpp' '*.h')
+  else
+    mapfile -t files < <(cd "$root" && find harness workloads examples bench tests fuzz \
+      \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \) -not -path '*/build*')
+  fi
+  for f in "${files[@]}"; do
+    clang-format-14 --dry-run -Werror "$root/$f" >/dev/null 2>&1 || bad+=("$f")
+  done
+  if [ ${#bad[@]} -gt 0 ]; then
+    echo "dev.sh: not clang-format clean (clang-format-14 -i FILE fixes it): ${bad[*]}" >&2
+    return 1
+  fi
+  echo "dev.sh: style: ${#files[@]} files clang-format clean"
 }
 
 configure_and_build() {
@@ -55,6 +75,7 @@ case "$cmd" in
     ;;
   test)
     install_missing "${packages[@]}"
+    check_style
     configure_and_build
     ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
     # The template parser's fuzz target, a bounded run under ASan+UBSan (clang only).

@@ -9,57 +9,16 @@
 #include <cstring>
 #include <system_error>
 
-#include <fcntl.h>
-#if defined(_WIN32)
-#include <io.h>
-#include <process.h>
-#include <sys/stat.h>
-#else
-#include <unistd.h>
-#endif
+#include "harness/platform.hpp"
+#include "platform/files.hpp"
 
 namespace harness {
 namespace {
 
-int process_id() {
-#if defined(_WIN32)
-  return _getpid();
-#else
-  return static_cast<int>(getpid());
-#endif
-}
-
-// Creates `path` only if it does not exist yet (fopen's "x" mode is missing from msvcrt).
-std::FILE* create_exclusive(const std::filesystem::path& path) {
-#if defined(_WIN32)
-  const int fd =
-      _wopen(path.c_str(), _O_CREAT | _O_EXCL | _O_WRONLY | _O_BINARY, _S_IREAD | _S_IWRITE);
-  if (fd < 0) return nullptr;
-  std::FILE* file = _fdopen(fd, "wb");
-  if (file == nullptr) _close(fd);
-  return file;
-#else
-  const int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
-  if (fd < 0) return nullptr;
-  std::FILE* file = fdopen(fd, "wb");
-  if (file == nullptr) ::close(fd);
-  return file;
-#endif
-}
-
-// Makes a file's data durable before the rename makes it visible.
-bool sync_file(std::FILE* file) {
-#if defined(_WIN32)
-  return _commit(_fileno(file)) == 0;
-#else
-  return fsync(fileno(file)) == 0;
-#endif
-}
-
 std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   static std::atomic<unsigned> counter{0};
   std::filesystem::path tmp = path;
-  tmp += fmt::format(".tmp-{}-{}", process_id(), counter++);
+  tmp += fmt::format(".tmp-{}-{}", platform::process_id(), counter++);
   return tmp;
 }
 
@@ -84,7 +43,7 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   refuse_directory(path);
   const std::filesystem::path tmp = temporary_beside(path);
   // Never reuse a file someone else made.
-  std::FILE* file = create_exclusive(tmp);
+  std::FILE* file = platform::create_file_exclusive(tmp);
   if (file == nullptr) fail(path, "cannot create a file in its directory", errno);
   int error = 0;
   const char* step = nullptr;
@@ -94,7 +53,7 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   } else if (std::fflush(file) != 0) {
     error = errno;
     step = "writing";
-  } else if (!sync_file(file)) {
+  } else if (!platform::sync_file(file)) {
     error = errno;
     step = "syncing to disk";
   }
@@ -117,7 +76,7 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
 void check_writable(const std::filesystem::path& path) {
   refuse_directory(path);
   const std::filesystem::path tmp = temporary_beside(path);
-  std::FILE* file = create_exclusive(tmp);
+  std::FILE* file = platform::create_file_exclusive(tmp);
   if (file == nullptr) fail(path, "cannot create a file in its directory", errno);
   std::fclose(file);
   std::error_code ignored;

@@ -4,7 +4,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <stdexcept>
 #include <vector>
 
 namespace harness {
@@ -58,8 +57,8 @@ TEST(Floor, OneBlockCannotConfirm) {
   EXPECT_THAT(c.recommendation, HasSubstr("--blocks"));
 }
 
-TEST(Floor, NoBlocksIsABug) {
-  EXPECT_THROW(check_floor({}, granular(21)), std::invalid_argument);
+TEST(Floor, NoBlocksIsAFailedCheck) {
+  EXPECT_DEATH(check_floor({}, granular(21)), "check failed: .*check_floor: no blocks");
 }
 
 TEST(Floor, ABlockSlowedByHalfDoesNotCountAndOneLowBlockAloneIsNotConfirmed) {

@@ -1,10 +1,18 @@
 // The Linux backend over a fake syscall table: refusals as a non-root user sees them (EACCES from
-// setpriority, EPERM from sched_setscheduler) and exact restores.
+// setpriority, EPERM from sched_setscheduler) and exact restores. At the end, terminal detection
+// on a pipe and on a FIFO made in a temporary folder (the real calls; the portable cases are in
+// platform_test.cpp).
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <chrono>
+#include <filesystem>
 
 #include "platform/linux_syscalls.hpp"
 
@@ -157,6 +165,33 @@ TEST_F(LinuxOs, LockMemoryAndItsRefusal) {
 TEST_F(LinuxOs, ReadsInvoluntarySwitches) {
   k.nivcsw = 42;
   EXPECT_EQ(os->involuntary_switches(), 42u);
+}
+
+TEST(LinuxTerminal, APipeIsNoTerminalAndHasNoWidth) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  for (const int fd : fds) {
+    EXPECT_FALSE(is_terminal(fd));
+    EXPECT_EQ(terminal_columns(fd), std::nullopt);
+  }
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+
+TEST(LinuxTerminal, AFifoIsNoTerminalAndHasNoWidth) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   fmt::format("harness-fifo-test-{}-{}", process_id(),
+                               std::chrono::steady_clock::now().time_since_epoch().count());
+  std::filesystem::create_directories(dir);
+  const auto fifo = dir / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // Non-blocking: opening a FIFO's read end does not wait for a writer then.
+  const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  EXPECT_FALSE(is_terminal(fd));
+  EXPECT_EQ(terminal_columns(fd), std::nullopt);
+  ::close(fd);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(FormatCpuList, CompressesRuns) {

@@ -19,15 +19,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#if !defined(_WIN32)
-#include <unistd.h>
-#endif
-
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "harness/report_line.hpp"
 #include "output_file.hpp"
+#include "platform/files.hpp"
 #include "report/progress.hpp"
 
 namespace harness {
@@ -107,7 +104,6 @@ run_report synthetic_report() {
   report.options.samples = 12;
   report.options.warmup = std::chrono::milliseconds(10);
   report.options.cpu = 1;
-  report.environment = {"doctor: CPU 1 (test), 5 ok, 1 warn, 0 unknown"};
 
   workload_result a;
   a.name = "xor_loop/1000";
@@ -196,8 +192,9 @@ void expect_golden(const std::string& actual, const std::string& file) {
 }
 
 std::string rendered(report_format format, const console_style& style = {}) {
+  const run_report report = synthetic_report();
   std::ostringstream out;
-  write_report(out, synthetic_report(), format, style);
+  write_report(out, analyze_run(report), format, style);
   return out.str();
 }
 
@@ -278,7 +275,7 @@ TEST(ReportJson, NoAggregateForOneSampleAndNoUndefinedFigure) {
   report.results.resize(1);
   report.results[0].prepared = make_phase(phase_kind::prepared, {0, 4}, 1, 40);
   std::ostringstream out;
-  write_json_report(out, report);
+  write_json_report(out, analyze_run(report));
   const auto doc = nlohmann::json::parse(out.str());
   for (const auto& row : doc.at("benchmarks")) {
     // The first call has one sample: no aggregate; the cv of a minimum of 0 is undefined.
@@ -346,16 +343,18 @@ TEST(ReportConsole, PictureSharesOneScale) {
   EXPECT_THAT(text, HasSubstr("    prepared │█"));
 }
 
-#if !defined(_WIN32)
 TEST(ConsoleStyle, NoColourOffATerminal) {
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  EXPECT_FALSE(detect_console_style(fds[1]).color);
-  EXPECT_FALSE(detect_console_style(fds[1]).terminal);
-  ::close(fds[0]);
-  ::close(fds[1]);
+  // A file of our own is no terminal, as a pipe is not.
+  const auto path = std::filesystem::temp_directory_path() /
+                    fmt::format("harness-console-style-{}",
+                                std::chrono::steady_clock::now().time_since_epoch().count());
+  std::FILE* file = platform::create_file_exclusive(path);
+  ASSERT_NE(file, nullptr);
+  EXPECT_FALSE(detect_console_style(platform::file_descriptor(file)).color);
+  EXPECT_FALSE(detect_console_style(platform::file_descriptor(file)).terminal);
+  std::fclose(file);
+  std::filesystem::remove(path);
 }
-#endif
 
 // ---- format choice ------------------------------------------------------------------------------
 
@@ -398,7 +397,7 @@ TEST(ReportLine, EveryTokenPerPhase) {
   run_report report = synthetic_report();
   report.results.resize(2);
   std::ostringstream out;
-  print_lines(out, report, line);
+  print_lines(out, analyze_run(report), line);
   std::vector<std::string> lines;
   std::istringstream in(out.str());
   for (std::string l; std::getline(in, l);)
@@ -423,7 +422,7 @@ TEST(ReportLine, TheFloorAndWhetherItIsConfirmed) {
   report.results.resize(2);
   report.results[0].prepared->floor->confirmed = true;
   std::ostringstream out;
-  print_lines(out, report, line);
+  print_lines(out, analyze_run(report), line);
   EXPECT_EQ(out.str(),
             "xor_loop/1000 first: n/a n/a n/a\n"
             "xor_loop/1000 baseline: no 500 ns 5.000e-07\n"
@@ -438,7 +437,7 @@ TEST(ReportLine, HumanUnitsAndBadTemplate) {
   report.results[0].baseline.reset();
   report.results[0].prepared.reset();
   std::ostringstream out;
-  print_lines(out, report, line);
+  print_lines(out, analyze_run(report), line);
   EXPECT_EQ(out.str(), "xor_loop/1000 first: min 2.50 µs, 2.50 µs\n");
   try {
     parse_line_template("{workload} {nope}");
@@ -502,7 +501,7 @@ TEST_F(OutputFile, FailureLeavesNothing) {
 TEST(CompareReadsJsonReports, PreparedSamplesAndFactsSurviveTheRoundTrip) {
   const run_report report = synthetic_report();
   std::ostringstream json_text;
-  write_report(json_text, report, report_format::json, console_style{});
+  write_report(json_text, analyze_run(report), report_format::json, console_style{});
   const compare::run_file run = compare::parse_run(json_text.str(), "synthetic.json");
   EXPECT_EQ(run.clock, "fake");
   EXPECT_DOUBLE_EQ(run.ticks_per_second, 2e9);
@@ -523,18 +522,21 @@ TEST(CompareReadsJsonReports, PreparedSamplesAndFactsSurviveTheRoundTrip) {
 
 // ---- progress -----------------------------------------------------------------------------------
 
-TEST(Progress, RewritesOneLineAndLetsWarningsThrough) {
+TEST(Progress, RewritesOneLineAndLogMessagesClearIt) {
   std::ostringstream terminal;
   std::ostringstream logs;
   auto next = std::make_shared<spdlog::sinks::ostream_sink_mt>(logs);
   next->set_pattern("%l: %v");
-  auto sink = std::make_shared<progress_sink>(next, spdlog::level::warn, terminal, true, 30);
+  auto sink = std::make_shared<progress_sink>(next, terminal, true, 30);
   spdlog::logger test_log("t", sink);
-  test_log.set_level(spdlog::level::info);
+  test_log.set_level(spdlog::level::warn);
   sink->set_position(1, 2);
-  test_log.info("xor_loop: prepared samples");
+  // A stage begins: the runner says so on the progress channel, not on the log.
+  sink->show(progress_text({.workload = "xor_loop", .stage = "prepared samples"}));
   // Cut to 29 columns: one is kept free so the line never wraps.
   EXPECT_EQ(terminal.str(), "\r\x1b[K[1/2] xor_loop: prepared samp");
+  test_log.info("below the log level: neither logged nor clearing the line");
+  EXPECT_EQ(logs.str(), "");
   test_log.warn("cannot raise priority");
   // spdlog ends a line with the platform's end of line ("\r\n" on Windows).
   EXPECT_EQ(logs.str(),
@@ -548,7 +550,7 @@ TEST(Progress, RewritesOneLineAndLetsWarningsThrough) {
 TEST(Progress, ShowRewritesTheLineWithTheRunnersProgress) {
   std::ostringstream terminal;
   auto next = std::make_shared<spdlog::sinks::ostream_sink_mt>(terminal);
-  progress_sink sink(next, spdlog::level::warn, terminal, true, 0);
+  progress_sink sink(next, terminal, true, 0);
   sink.set_position(2, 3);
   sink.show(progress_text({"xor_loop", "prepared samples", 120, 1000, 0.5, 0.0}));
   EXPECT_EQ(terminal.str(), "\r\x1b[K[2/3] xor_loop: prepared samples 120/1000 ...");
@@ -558,23 +560,27 @@ TEST(Progress, ShowRewritesTheLineWithTheRunnersProgress) {
   EXPECT_EQ(progress_text({"w", "prepared samples", 1520, 0, 3.2, 10.0}),
             "w: prepared samples 1520 (3.2 of at most 10.0 s)");
   EXPECT_EQ(progress_text({"w", "prepared samples", 7, 0, 0.1, 0.0}), "w: prepared samples 7");
-  progress_sink off(next, spdlog::level::warn, terminal, false, 0);
+  EXPECT_EQ(progress_text({.workload = "w", .stage = "cold first call"}), "w: cold first call");
+  progress_sink off(next, terminal, false, 0);
   terminal.str("");
   off.show("anything");
   EXPECT_EQ(terminal.str(), "");
 }
 
-TEST(Progress, SilentOffATerminal) {
+TEST(Progress, OffATerminalLogMessagesStillPass) {
   std::ostringstream terminal;
   std::ostringstream logs;
   auto next = std::make_shared<spdlog::sinks::ostream_sink_mt>(logs);
-  auto sink = std::make_shared<progress_sink>(next, spdlog::level::warn, terminal, false, 0);
+  next->set_pattern("%l: %v");
+  auto sink = std::make_shared<progress_sink>(next, terminal, false, 0);
   spdlog::logger test_log("t", sink);
-  test_log.set_level(spdlog::level::info);
+  test_log.set_level(spdlog::level::info);  // --log-level info
+  sink->show("xor_loop: prepared samples");
   test_log.info("xor_loop: prepared samples");
   sink->clear();
   EXPECT_EQ(terminal.str(), "");
-  EXPECT_EQ(logs.str(), "");
+  EXPECT_EQ(logs.str(),
+            std::string("info: xor_loop: prepared samples") + spdlog::details::os::default_eol);
 }
 
 }  // namespace

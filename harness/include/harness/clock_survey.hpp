@@ -390,6 +390,10 @@ struct clock_survey_row {
   std::optional<clock_granularity> granularity;
 };
 
+// std::chrono::steady_clock's reading in nanoseconds: the reference the estimators above are
+// timed against on a real machine.
+std::uint64_t steady_now_ns() noexcept;
+
 // Surveys one source, timed against std::chrono::steady_clock.
 clock_survey_row survey_clock(const clock_source& source, const survey_settings& settings = {});
 

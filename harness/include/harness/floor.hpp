@@ -92,8 +92,8 @@ struct floor_check {
   std::string recommendation;           // what to do; empty when confirmed
 };
 
-// Checks the floor of one phase's blocks. Blocks without samples are not passed. Throws
-// std::invalid_argument on no blocks (a bug upstream: there is no floor to check).
+// Checks the floor of one phase's blocks. Blocks without samples are not passed. No blocks at all
+// is a bug upstream (there is no floor to check): a failed check, which aborts (docs/errors.md).
 floor_check check_floor(std::span<const block_view> blocks, const floor_context& context,
                         const floor_settings& settings = {});
 

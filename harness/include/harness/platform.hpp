@@ -3,9 +3,13 @@
 // Everything that pins the process or changes its priority goes through os_interface, so that
 // the rest of the harness has no platform #ifdefs, a Windows backend can sit beside the Linux one,
 // and tests can substitute a fake that refuses. Each backend lives in src/platform/<os>.cpp and is
-// chosen by CMake; make_native_os() returns it.
+// chosen by CMake; make_native_os() returns it. The free functions at the end are the process's
+// other facts the harness reads from the system (its file, state directory, id, terminals); the
+// file calls behind report writing are internal (src/platform/files.hpp). Outside src/platform/
+// only the per-OS clock and doctor files include an OS header.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -85,5 +89,15 @@ std::filesystem::path executable_path();
 // Where a program keeps state between runs for this user: $XDG_STATE_HOME, else ~/.local/state
 // (%LOCALAPPDATA% on Windows); empty when the environment names no such place.
 std::filesystem::path state_directory();
+
+// The process's id (getpid, _getpid); positive, the same for the life of the process.
+int process_id();
+
+// Whether file descriptor `fd` (1 for stdout, 2 for stderr) is a terminal (isatty, _isatty).
+bool is_terminal(int fd);
+
+// The width in columns of the terminal on `fd` (TIOCGWINSZ); nullopt when `fd` is no terminal or
+// the system does not say. Windows: always nullopt (the console width is not read).
+std::optional<std::size_t> terminal_columns(int fd);
 
 }  // namespace harness::platform

@@ -81,6 +81,6 @@ inline constexpr token_set line_tokens{detail::kLineSlots, detail::kLineNamed,
 format_template parse_line_template(std::string_view text);
 
 // Prints one line per phase of every workload, in report order (first, baseline, prepared).
-void print_lines(std::ostream& out, const run_report& report, const format_template& line);
+void print_lines(std::ostream& out, const report_model& model, const format_template& line);
 
 }  // namespace harness

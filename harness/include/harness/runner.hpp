@@ -120,7 +120,18 @@ struct run_options {
 };
 
 enum class phase_kind { first, baseline, prepared };
-const char* to_string(phase_kind kind) noexcept;
+// A phase's names, from one table: for people ("first call"), for machine-readable reports
+// ("first": JSON, CSV, --line), and its instance index among a workload's rows in Google
+// Benchmark's JSON.
+struct phase_names {
+  const char* label;
+  const char* id;
+  int instance_index;
+};
+const phase_names& names_of(phase_kind kind) noexcept;
+inline const char* to_string(phase_kind kind) noexcept {
+  return names_of(kind).label;
+}
 
 // Why sampling of a phase ended.
 enum class stop_reason {
@@ -131,7 +142,15 @@ enum class stop_reason {
   max_samples,  // auto: the sample ceiling came first
   interrupted,
 };
-const char* to_string(stop_reason reason) noexcept;
+// Why a phase's sampling ended, for people and as an identifier (JSON's `stopped_by`).
+struct stop_names {
+  const char* phrase;
+  const char* id;
+};
+const stop_names& names_of(stop_reason reason) noexcept;
+inline const char* to_string(stop_reason reason) noexcept {
+  return names_of(reason).phrase;
+}
 
 // Consecutive samples of a phase taken together, between two gaps.
 struct sample_block {
@@ -217,8 +236,12 @@ struct clock_facts {
 clock_facts measure_clock_facts(const clock_source& clock);
 
 // Runs the experiment for one workload. Affinity and priority are restored before returning, also
-// when the workload throws (the exception's message is kept in `error`, results gathered before it
-// are kept) or a stop is requested.
+// when the workload throws or a stop is requested. Only an exception that escapes the workload's
+// own call (first call, batch calibration, warmup, a sample) is "the workload threw": its message
+// is kept in `error`, with the results gathered before it. Any other exception is the harness's
+// own failure and propagates, after affinity, priority and memory locking are put back. Throws
+// std::invalid_argument for options it cannot run with (auto sampling with a target that is not a
+// positive, finite fraction).
 workload_result run_workload(const workload_instance& workload, const run_options& options,
                              const clock_facts& clock, platform::os_interface& os);
 

@@ -159,9 +159,9 @@ double student_t_two_sided_p(double t, double dof);
 
 // ---- the summary ----------------------------------------------------------------------------
 
-// All the estimators above over one phase. Throws std::invalid_argument if a value is NaN or
-// infinite (a bug upstream) and std::length_error beyond 2^32 - 1 values. Allocates one 32-bit
-// index per value; takes O(n log n).
+// All the estimators above over one phase. A NaN or infinite value is a bug upstream: a failed
+// check, which aborts (docs/errors.md). Throws std::length_error beyond 2^32 - 1 values. Allocates
+// one 32-bit index per value; takes O(n log n).
 phase_statistics summarize(std::span<const double> values_in_sampling_order);
 // The same over the values whose index `keep` accepts (e.g. the undisturbed samples), without
 // copying them: drift is measured against the order of the kept values. `keep` is called twice
@@ -219,8 +219,10 @@ struct stop_decision {
 // (floor_estimate) no wider than target_relative_width times the minimum, or no wider than one
 // granularity step (it cannot shrink below what the clock resolves; pass 0 when unknown, and a
 // zero-width interval then counts as met). The sampler stops only when this holds at two checks
-// in a row and the floor is confirmed by its blocks (runner.cpp): one narrow interval can be
-// luck. Throws usage_error unless the target is a positive, finite fraction (0.001 means 0.1%).
+// in a row and the floor is confirmed by its blocks (experiment/sampler.cpp): one narrow interval
+// can be luck. The target must be a positive, finite fraction (0.001 means 0.1%): the command line
+// checks --target and run_workload its options, so any other target here is a bug upstream, a
+// failed check, which aborts (docs/errors.md).
 stop_decision auto_sampling_target_reached(const phase_statistics& current,
                                            double target_relative_width, double granularity = 0);
 

@@ -7,6 +7,16 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "harness/clock.hpp"
+#include "harness/doctor.hpp"
+#include "harness/platform.hpp"
+#include "harness/run_report.hpp"
+#include "harness/workload.hpp"
 
 namespace CLI {
 class App;
@@ -22,9 +32,28 @@ inline constexpr int exit_workload_failed = 3;  // a workload threw
 inline constexpr int exit_sigint = 130;
 inline constexpr int exit_sigterm = 143;
 
+// What `harness run` takes from the machine it runs on. run_cli() uses the real one
+// (real_machine()); tests give fakes, so a run goes from the command line to the report on a fake
+// OS and a fake clock, deterministic and fast.
+struct machine {
+  std::function<std::unique_ptr<platform::os_interface>()> os;
+  // The clock named on the command line (throws usage_error when there is none such), or the
+  // default clock for an empty name, with the reason it is the default.
+  std::function<const clock_source&(std::string_view name)> clock;
+  std::function<std::string()> default_clock_reason;
+  std::function<harness::clock_facts(const clock_source&)> measure_clock;
+  // The TSC calibration the clock's rate came from, if any.
+  std::function<std::optional<clock_calibration>()> calibration;
+  std::function<doctor::doctor_report(const doctor::doctor_options&)> doctor;
+  std::function<run_context(std::optional<doctor::doctor_summary>)> context;
+  std::function<const workload_registry&()> workloads;
+};
+machine real_machine();
+
 struct context {
   std::ostream& out;
   std::ostream& err;
+  const machine& host;
   // Set by the subcommand that was chosen; returns the exit code. May throw harness::usage_error.
   std::function<int()> action;
 };
@@ -37,7 +66,10 @@ void add_clocks_command(CLI::App& root, context& ctx);
 void add_doctor_command(CLI::App& root, context& ctx);
 void add_compare_command(CLI::App& root, context& ctx);
 
-// Parses argv and runs the chosen subcommand; returns the process exit code.
+// Parses argv and runs the chosen subcommand on `host` (the real machine by default); returns the
+// process exit code.
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+            const machine& host);
 
 }  // namespace harness::cli

@@ -134,18 +134,6 @@ void check_cpu(const run_flags& flags, const platform::cpu_list& allowed) {
   }
 }
 
-std::vector<std::string> indented_lines(const std::string& text, std::string_view prefix) {
-  std::vector<std::string> lines;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    if (end > begin) lines.push_back(std::string(prefix) + text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return lines;
-}
-
 void on_stop_signal(int sig) {
   harness::request_stop(sig);
   // A second signal ends the process at once: nothing is left to restore that exit would not.
@@ -182,11 +170,9 @@ std::shared_ptr<progress_sink> configure_logging(const std::string& level, std::
   sink->set_pattern("harness: %l: %v");
   const auto wanted = spdlog::level::from_str(level);
   const console_style terminal = is_stderr ? detect_console_style(2) : console_style{};
-  auto progress =
-      std::make_shared<progress_sink>(sink, wanted, err, terminal.terminal, terminal.width);
+  auto progress = std::make_shared<progress_sink>(sink, err, terminal.terminal, terminal.width);
   auto log = std::make_shared<spdlog::logger>("harness", progress);
-  // The runner announces each phase at level info: the progress line needs those messages.
-  log->set_level(terminal.terminal ? std::min(wanted, spdlog::level::info) : wanted);
+  log->set_level(wanted);
   set_logger(log);
   return progress;
 }
@@ -323,9 +309,9 @@ history_use use_of(const std::shared_ptr<history_plan>& plan, const floor_memory
   return use;
 }
 
-std::string render(const run_report& report, report_format format) {
+std::string render(const report_model& model, report_format format) {
   std::ostringstream text;
-  write_report(text, report, format);
+  write_report(text, model, format);
   return text.str();
 }
 
@@ -363,14 +349,14 @@ int run(const run_flags& flags, context& ctx) {
   options.warmup = parse_duration(flags.warmup, "--warmup");
   options.priority = parse_priority(flags.priority);
   options.baseline = !flags.no_baseline;
-  const auto& registry = global_registry();
+  const auto& registry = ctx.host.workloads();
   const std::vector<workload_instance> selected =
       flags.workloads.empty() ? registry.default_selection() : registry.select(flags.workloads);
   if (selected.empty()) throw usage_error("no workload is registered");
-  auto os = platform::make_native_os();
+  auto os = ctx.host.os();
   const platform::cpu_list allowed = os->affinity();
   check_cpu(flags, allowed);
-  const clock_source& clock = flags.clock.empty() ? default_clock() : resolve_clock(flags.clock);
+  const clock_source& clock = ctx.host.clock(flags.clock);
   const report_plan plan = plan_report(flags);
   const std::shared_ptr<history_plan> history = plan_history(flags, clock, options.tuning);
   options.memory = memory_of(history);
@@ -392,16 +378,17 @@ int run(const run_flags& flags, context& ctx) {
   doctor::doctor_options checkup;
   checkup.allowed = allowed;
   if (flags.cpu_option->count() > 0) checkup.cpu = flags.cpu;
-  const doctor::doctor_report health = doctor::run_doctor(checkup);
+  const doctor::doctor_report health = ctx.host.doctor(checkup);
   if (!flags.no_pin) options.cpu = health.cpu;
 
   run_report report;
-  report.clock = measure_clock_facts(clock);
-  report.clock_reason = flags.clock.empty() ? default_clock_reason() : "chosen with --clock";
+  report.clock = ctx.host.measure_clock(clock);
+  report.clock_reason =
+      flags.clock.empty() ? ctx.host.default_clock_reason() : "chosen with --clock";
   report.options = options;
   report.history = use_of(history, options.memory);
-  report.environment = indented_lines(doctor::format_summary(doctor::summarize(health)), "");
-  report.context = collect_run_context(doctor::summarize(health));
+  report.calibration = ctx.host.calibration();
+  report.context = ctx.host.context(doctor::summarize(health));
   report.show_samples = flags.detail || (selected.size() == 1 && !options.auto_samples &&
                                          options.samples <= kMaxListedSamples);
   {
@@ -422,18 +409,20 @@ int run(const run_flags& flags, context& ctx) {
     }
   }
   progress->clear();
+  // One analysis, whatever the number of outputs.
+  const report_model model = analyze_run(report);
   if (plan.line) {
-    print_lines(ctx.out, report, *plan.line);
+    print_lines(ctx.out, model, *plan.line);
   } else {
     const console_style style = &ctx.out == &std::cout ? detect_console_style(1) : console_style{};
-    write_report(ctx.out, report, *plan.stdout_format, style);
+    write_report(ctx.out, model, *plan.stdout_format, style);
   }
   ctx.out.flush();
   if (history) save_history(*history, report, ctx.err);
   bool written = true;
   if (plan.file) {
     try {
-      write_file_atomically(*plan.file, render(report, plan.file_format));
+      write_file_atomically(*plan.file, render(model, plan.file_format));
     } catch (const output_error& e) {
       fmt::print(ctx.err, "harness: --output: {}\n", e.what());
       written = false;
@@ -497,7 +486,9 @@ void add_run_options(CLI::App& app, run_flags& flags) {
                  "disables")
       ->capture_default_str();
   flags.cpu_option = app.add_option(
-      "--cpu", flags.cpu, "CPU to pin to (default: the highest-numbered CPU this process may use)");
+      "--cpu", flags.cpu,
+      "CPU to pin to (default: the least-loaded CPU this process may use, preferring one other "
+      "than CPU 0; the report says which and why)");
   app.add_flag("--no-pin", flags.no_pin, "Do not pin the process for the prepared samples");
   app.add_option("--priority", flags.priority,
                  "Priority for the prepared samples: normal, high (nice -20) or realtime "
@@ -505,7 +496,8 @@ void add_run_options(CLI::App& app, run_flags& flags) {
       ->capture_default_str();
   app.add_flag("--no-baseline", flags.no_baseline, "Skip the unprepared baseline");
   app.add_flag("--detail", flags.detail,
-               "List every sample of every phase (always on when one workload runs)");
+               "List every sample of every phase (without it, the samples are listed when one "
+               "workload runs with at most 100 samples per phase)");
   app.add_option("--format", flags.format,
                  "Report format: console, json (Google Benchmark's schema), csv (one row per "
                  "sample) or markdown (the summary table). Without -o it is what stdout gets; "

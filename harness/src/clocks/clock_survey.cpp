@@ -11,12 +11,6 @@ namespace harness {
 
 namespace {
 
-std::uint64_t steady_ns() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                        std::chrono::steady_clock::now().time_since_epoch())
-                                        .count());
-}
-
 // A run of differences whose values lie within 1 tick of the next.
 struct difference_group {
   std::uint64_t lo = 0;
@@ -142,7 +136,7 @@ clock_granularity measure_clock_granularity(const clock_source& clock,
   clock_granularity result;
   if (!clock.available()) return result;
   const auto read = [&clock] { return clock.now(); };
-  const granularity_estimate estimate = measure_granularity(read, steady_ns, settings);
+  const granularity_estimate estimate = measure_granularity(read, steady_now_ns, settings);
   result.granularity_ticks = estimate.ticks;
   result.advances_every_tick = estimate.advances_every_tick;
   result.reads = estimate.reads;
@@ -153,7 +147,7 @@ clock_granularity measure_clock_granularity(const clock_source& clock,
     result.read_cost_ticks = *estimate.read_cost_ticks;
     result.read_cost_counted = true;
   } else {
-    const call_cost_estimate cost = measure_call_cost(read, steady_ns, kTimedCostPairs);
+    const call_cost_estimate cost = measure_call_cost(read, steady_now_ns, kTimedCostPairs);
     result.read_cost_ticks = cost.ns_per_call * 1e-9 * clock.ticks_per_second();
   }
   return result;
@@ -164,12 +158,12 @@ clock_survey_row survey_clock(const clock_source& source, const survey_settings&
   row.source = &source;
   if (!source.available()) return row;
   const auto read = [&source] { return source.now(); };
-  row.cost = measure_call_cost_bounded(read, steady_ns, settings);
+  row.cost = measure_call_cost_bounded(read, steady_now_ns, settings);
   row.resolution =
-      measure_resolution(read, steady_ns, settings.resolution_max_inner,
+      measure_resolution(read, steady_now_ns, settings.resolution_max_inner,
                          settings.resolution_enough_intervals, settings.resolution_budget_seconds);
-  row.step = measure_step(read, steady_ns, settings.step_enough_reads, settings.step_enough_changes,
-                          settings.step_budget_seconds);
+  row.step = measure_step(read, steady_now_ns, settings.step_enough_reads,
+                          settings.step_enough_changes, settings.step_budget_seconds);
   row.granularity = measure_clock_granularity(source, settings.granularity);
   return row;
 }
@@ -190,6 +184,12 @@ std::vector<clock_survey_row> survey_clocks(std::span<const clock_source* const>
     if (row.cost && cheapest) row.percent_of_cheapest = row.cost->ns_per_call / *cheapest * 100.0;
   }
   return rows;
+}
+
+std::uint64_t steady_now_ns() noexcept {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
 }
 
 }  // namespace harness

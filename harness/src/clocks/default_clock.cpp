@@ -30,12 +30,6 @@ std::string exclusion(const default_candidate& c) {
   return {};
 }
 
-std::uint64_t steady_ns() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                        std::chrono::steady_clock::now().time_since_epoch())
-                                        .count());
-}
-
 }  // namespace
 
 default_choice choose_default(std::span<const default_candidate> candidates) {
@@ -93,11 +87,11 @@ std::vector<default_candidate> probe_default_candidates(
     if (c.available && c.kind == clock_kind::wall) {
       const auto read = [source] { return source->now(); };
       for (int batch = 0; batch < kProbeBatches; ++batch) {
-        const double ns = measure_call_cost(read, steady_ns, kProbePairs).ns_per_call;
+        const double ns = measure_call_cost(read, steady_now_ns, kProbePairs).ns_per_call;
         c.cost_ns = c.cost_ns ? std::min(*c.cost_ns, ns) : ns;
       }
       const step_estimate step =
-          measure_step(read, steady_ns, kProbeStepReads, 1, kProbeStepBudgetSeconds);
+          measure_step(read, steady_now_ns, kProbeStepReads, 1, kProbeStepBudgetSeconds);
       if (step.ticks)
         c.step_ns = static_cast<double>(*step.ticks) / source->ticks_per_second() * 1e9;
     }

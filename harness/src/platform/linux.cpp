@@ -4,16 +4,24 @@
 // sched_setscheduler(0) act on the calling thread, which is the thread that runs the workload.
 // "high" asks for nice -20; "realtime" asks for SCHED_FIFO at priority 1, which already outranks
 // every SCHED_OTHER thread while staying below the kernel's own real-time threads.
+//
+// Also the process's other facts (its file, its state directory, its id), terminals, and the file
+// calls of platform/files.hpp.
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
 
 #include <fmt/format.h>
 
+#include "platform/files.hpp"
 #include "platform/linux_syscalls.hpp"
 
 namespace harness::platform {
@@ -22,9 +30,24 @@ namespace {
 constexpr int kHighNice = -20;
 constexpr int kRealtimePriority = 1;
 
-step_result outcome(std::string action, int rc, int err) {
-  step_result r{std::move(action), rc == 0, 0, {}};
-  if (rc != 0) {
+// A system call's return code and the errno it left, read at once: whatever runs after the call
+// (a std::string or fmt::format allocating, a logger) may change errno.
+struct call_result {
+  int rc;
+  int err;  // errno right after the call; meaningful only when rc != 0
+};
+
+template <class Call>
+call_result checked(Call&& call) {
+  const int rc = call();
+  const int err = errno;
+  return {rc, err};
+}
+
+step_result outcome(std::string action, call_result call) {
+  step_result r{std::move(action), call.rc == 0, 0, {}};
+  if (call.rc != 0) {
+    const int err = call.err;
     r.error_code = err;
     const char* symbol = ::strerrorname_np(err);  // "EPERM": what a user searches for
     r.reason = fmt::format("{} ({})", std::strerror(err),
@@ -60,7 +83,8 @@ class linux_os final : public os_interface {
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sys_.sched_getaffinity(0, sizeof(set), &set) != 0) {
-      throw std::system_error(errno, std::generic_category(), "sched_getaffinity");
+      const int err = errno;
+      throw std::system_error(err, std::generic_category(), "sched_getaffinity");
     }
     cpu_list cpus;
     for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
@@ -77,8 +101,8 @@ class linux_os final : public os_interface {
     const std::string action =
         cpus.size() == 1 ? fmt::format("pin to CPU {} (sched_setaffinity)", cpus.front())
                          : fmt::format("allow CPUs {} (sched_setaffinity)", format_cpu_list(cpus));
-    const int rc = sys_.sched_setaffinity(0, sizeof(set), &set);
-    return outcome(action, rc, errno);
+    const call_result call = checked([&] { return sys_.sched_setaffinity(0, sizeof(set), &set); });
+    return outcome(action, call);
   }
 
   priority_snapshot save_priority() override {
@@ -101,15 +125,15 @@ class linux_os final : public os_interface {
   std::vector<step_result> raise_priority(priority_level level) override {
     std::vector<step_result> steps;
     if (level == priority_level::normal) return steps;
-    int rc = sys_.setpriority(PRIO_PROCESS, 0, kHighNice);
-    steps.push_back(outcome(fmt::format("nice {} (setpriority)", kHighNice), rc, errno));
+    const call_result nice = checked([&] { return sys_.setpriority(PRIO_PROCESS, 0, kHighNice); });
+    steps.push_back(outcome(fmt::format("nice {} (setpriority)", kHighNice), nice));
     if (level == priority_level::realtime) {
       sched_param param{};
       param.sched_priority = kRealtimePriority;
-      rc = sys_.sched_setscheduler(0, SCHED_FIFO, &param);
-      steps.push_back(
-          outcome(fmt::format("SCHED_FIFO priority {} (sched_setscheduler)", kRealtimePriority), rc,
-                  errno));
+      const call_result fifo =
+          checked([&] { return sys_.sched_setscheduler(0, SCHED_FIFO, &param); });
+      steps.push_back(outcome(
+          fmt::format("SCHED_FIFO priority {} (sched_setscheduler)", kRealtimePriority), fifo));
     }
     return steps;
   }
@@ -120,12 +144,14 @@ class linux_os final : public os_interface {
     // Policy first: leaving SCHED_FIFO before lowering nice never leaves us above where we were.
     sched_param param{};
     param.sched_priority = static_cast<int>(saved.policy_param);
-    int rc = sys_.sched_setscheduler(0, static_cast<int>(saved.policy), &param);
-    steps.push_back(outcome(
-        fmt::format("restore {} (sched_setscheduler)", policy_name(saved.policy)), rc, errno));
-    rc = sys_.setpriority(PRIO_PROCESS, 0, static_cast<int>(saved.process_value));
+    const call_result policy =
+        checked([&] { return sys_.sched_setscheduler(0, static_cast<int>(saved.policy), &param); });
     steps.push_back(
-        outcome(fmt::format("restore nice {} (setpriority)", saved.process_value), rc, errno));
+        outcome(fmt::format("restore {} (sched_setscheduler)", policy_name(saved.policy)), policy));
+    const call_result nice = checked(
+        [&] { return sys_.setpriority(PRIO_PROCESS, 0, static_cast<int>(saved.process_value)); });
+    steps.push_back(
+        outcome(fmt::format("restore nice {} (setpriority)", saved.process_value), nice));
     return steps;
   }
 
@@ -140,13 +166,12 @@ class linux_os final : public os_interface {
   }
 
   step_result lock_memory() override {
-    const int rc = sys_.mlockall(MCL_CURRENT | MCL_FUTURE);
-    return outcome("lock memory (mlockall)", rc, errno);
+    return outcome("lock memory (mlockall)",
+                   checked([&] { return sys_.mlockall(MCL_CURRENT | MCL_FUTURE); }));
   }
 
   step_result unlock_memory() override {
-    const int rc = sys_.munlockall();
-    return outcome("unlock memory (munlockall)", rc, errno);
+    return outcome("unlock memory (munlockall)", checked([&] { return sys_.munlockall(); }));
   }
 
   std::optional<std::uint64_t> involuntary_switches() override {
@@ -206,6 +231,40 @@ std::filesystem::path state_directory() {
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
     return std::filesystem::path(home) / ".local" / "state";
   return {};
+}
+
+int process_id() {
+  return static_cast<int>(::getpid());
+}
+
+bool is_terminal(int fd) {
+  return ::isatty(fd) != 0;
+}
+
+std::optional<std::size_t> terminal_columns(int fd) {
+  winsize size{};
+  if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return std::nullopt;
+}
+
+std::FILE* create_file_exclusive(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0) return nullptr;
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (file == nullptr) {
+    const int error = errno;  // close() must not replace the reason
+    ::close(fd);
+    errno = error;
+  }
+  return file;
+}
+
+bool sync_file(std::FILE* file) {
+  return ::fsync(::fileno(file)) == 0;
+}
+
+int file_descriptor(std::FILE* file) {
+  return ::fileno(file);
 }
 
 }  // namespace harness::platform

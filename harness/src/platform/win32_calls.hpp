@@ -2,8 +2,12 @@
 //
 // windows_os makes every Win32 call that can be refused through this table, so tests can replace
 // single calls with fakes that fail (ERROR_ACCESS_DENIED, a silently downgraded priority class)
-// and check what the backend reports and restores. Only windows.cpp and its tests include this
-// header: it pulls in <windows.h>.
+// and check what the backend reports and restores. It pulls in <windows.h>, so only Windows-only
+// files include it: the backend (platform/windows.cpp); the Windows clocks
+// (clocks/windows_clocks.cpp, for win32_error_text); the Windows doctor's call table
+// (doctor/win32_doctor_calls.hpp, which embeds win32_calls, and through it doctor_windows.cpp); and
+// the tests over fakes (tests/unit/windows_os_test.cpp, fake_win32.hpp, and through it
+// doctor_windows_test.cpp).
 #pragma once
 
 #ifndef NOMINMAX

@@ -10,15 +10,27 @@
 // named here. Under Wine, affinity really pins the Linux threads, but priority classes and thread
 // priorities are only recorded, not passed on to the Linux scheduler; describe_priority() says so.
 // Memory locking and context-switch counts have no Windows equivalent and are reported as such.
+//
+// Also the process's other facts (its file, its state directory, its id), terminals, and the file
+// calls of platform/files.hpp, through the C runtime (msvcrt): _isatty, _wopen, _commit, _getpid.
+// The console's width is not read: only $COLUMNS gives one on Windows.
 #include <fmt/format.h>
 
 #include <bit>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string_view>
 #include <system_error>
 
+#include <fcntl.h>
+#include <io.h>
+#include <process.h>
+#include <sys/stat.h>
+
 #include "harness/errors.hpp"
+#include "platform/files.hpp"
 #include "platform/win32_calls.hpp"
 
 namespace harness::platform {
@@ -296,6 +308,39 @@ std::filesystem::path state_directory() {
   const char* local = std::getenv("LOCALAPPDATA");
   return local != nullptr && *local != '\0' ? std::filesystem::path(local)
                                             : std::filesystem::path();
+}
+
+int process_id() {
+  return ::_getpid();
+}
+
+bool is_terminal(int fd) {
+  return ::_isatty(fd) != 0;
+}
+
+std::optional<std::size_t> terminal_columns(int /*fd*/) {
+  return std::nullopt;
+}
+
+std::FILE* create_file_exclusive(const std::filesystem::path& path) {
+  const int fd =
+      ::_wopen(path.c_str(), _O_CREAT | _O_EXCL | _O_WRONLY | _O_BINARY, _S_IREAD | _S_IWRITE);
+  if (fd < 0) return nullptr;
+  std::FILE* file = ::_fdopen(fd, "wb");
+  if (file == nullptr) {
+    const int error = errno;  // _close() must not replace the reason
+    ::_close(fd);
+    errno = error;
+  }
+  return file;
+}
+
+bool sync_file(std::FILE* file) {
+  return ::_commit(::_fileno(file)) == 0;
+}
+
+int file_descriptor(std::FILE* file) {
+  return ::_fileno(file);
 }
 
 }  // namespace harness::platform

@@ -18,6 +18,8 @@
 namespace harness {
 namespace {
 
+using report_detail::opt_ticks;
+using report_detail::percent_text;
 using report_detail::ticks_text;
 
 // Pictures of the samples: how many columns at most, and the fewest worth drawing (below that a
@@ -29,28 +31,6 @@ constexpr std::size_t kPictureMargin = 30;
 
 double to_ms(double ticks, const clock_source& clock) {
   return ticks / clock.ticks_per_second() * 1e3;
-}
-
-std::string opt_ticks(const std::optional<double>& v, std::uint64_t batch) {
-  return v ? ticks_text(*v, batch) : std::string("-");
-}
-
-std::string percent_text(const std::optional<double>& p) {
-  return p ? fmt::format("{:.3f}%", *p) : std::string("n/a");
-}
-
-// Columns a string takes on a terminal: one per UTF-8 code point (the report prints no wide
-// characters).
-std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
-std::string pad(std::string_view text, std::size_t width, report_detail::align a) {
-  const std::size_t w = display_width(text);
-  const std::string fill(width > w ? width - w : 0, ' ');
-  return a == report_detail::align::left ? std::string(text) + fill : fill + std::string(text);
 }
 
 std::string colored(std::string_view text, const char* ansi, const console_style& style) {
@@ -111,12 +91,15 @@ std::string blocks_text(const phase_result& p) {
   return text;
 }
 
-void print_phase_header(std::ostream& out, const phase_result& p) {
+// The baseline had no warmup, but a batch calibration runs the workload before it.
+void print_phase_header(std::ostream& out, const phase_result& p, const workload_result& r) {
   fmt::print(out, "  {}: {} samples{}{}; timer overhead {} ticks subtracted; ", to_string(p.kind),
              p.values.size(), blocks_text(p),
-             p.kind == phase_kind::baseline
-                 ? " unprepared (no pinning, priority as started, no warmup)"
-                 : "",
+             p.kind != phase_kind::baseline ? ""
+             : r.batch_calibrated
+                 ? " unprepared (no pinning, priority as started, no warmup; the batch "
+                   "calibration ran the workload before it)"
+                 : " unprepared (no pinning, priority as started, no warmup)",
              p.overhead);
   if (p.batch > 1) {
     fmt::print(out, "{} calls per sample, figures per call\n", p.batch);
@@ -217,22 +200,21 @@ void print_analysis(std::ostream& out, const phase_result& p, const phase_analys
     fmt::print(out, "{} preempted by a context switch)\n", p.context_switch_count());
   }
   if (a.clean) print_estimates(out, "clean samples", *a.clean, p.batch, *clock.clock);
-  fmt::print(out, "    verdict: {}: {}\n      recommendation: {}\n",
-             colored(stats::to_string(a.verdict.level), verdict_color(a.verdict.level), style),
-             a.verdict.reason, a.verdict.recommendation);
+  if (a.verdict) {
+    fmt::print(out, "    verdict: {}: {}\n      recommendation: {}\n",
+               colored(stats::to_string(a.verdict->level), verdict_color(a.verdict->level), style),
+               a.verdict->reason, a.verdict->recommendation);
+  }
   if (p.floor) print_floor(out, p, *p.floor, style);
 }
 
 // One strip per sampled phase, all on the scale [lowest minimum, highest 95th percentile]: the
 // 95th percentile rather than the maximum, so one stall does not squeeze every other sample into
 // the first column; the samples beyond it are counted instead.
-void print_pictures(std::ostream& out, const report_detail::workload_summary& w,
-                    const console_style& style) {
-  std::vector<std::size_t> shown;
-  for (std::size_t i = 0; i < w.rows.size(); ++i) {
-    if (w.rows[i].phase->kind != phase_kind::first && !w.rows[i].phase->values.empty()) {
-      shown.push_back(i);
-    }
+void print_pictures(std::ostream& out, const workload_analysis& w, const console_style& style) {
+  std::vector<const phase_analysis*> shown;
+  for (const phase_analysis& a : w.phases) {
+    if (a.phase->kind != phase_kind::first && !a.phase->values.empty()) shown.push_back(&a);
   }
   if (shown.empty()) return;
   std::size_t columns = kPictureColumns;
@@ -240,16 +222,16 @@ void print_pictures(std::ostream& out, const report_detail::workload_summary& w,
     if (style.width < kPictureMargin + kPictureMinColumns) return;
     columns = std::min(columns, style.width - kPictureMargin);
   }
-  double lo = *w.analyses[shown[0]].all.min;
-  double hi = *w.analyses[shown[0]].all.p95;
-  double top = *w.analyses[shown[0]].all.max;
-  for (const std::size_t i : shown) {
-    lo = std::min(lo, *w.analyses[i].all.min);
-    hi = std::max(hi, *w.analyses[i].all.p95);
-    top = std::max(top, *w.analyses[i].all.max);
+  double lo = *shown[0]->all.min;
+  double hi = *shown[0]->all.p95;
+  double top = *shown[0]->all.max;
+  for (const phase_analysis* a : shown) {
+    lo = std::min(lo, *a->all.min);
+    hi = std::max(hi, *a->all.p95);
+    top = std::max(top, *a->all.max);
   }
   if (hi <= lo) hi = top;
-  const std::uint64_t batch = w.rows[shown[0]].phase->batch;
+  const std::uint64_t batch = shown[0]->phase->batch;
   // Eight heights of block; a column with no sample stays blank.
   static constexpr std::array<std::string_view, 9> kBlocks{" ", "▁", "▂", "▃", "▄",
                                                            "▅", "▆", "▇", "█"};
@@ -261,8 +243,8 @@ void print_pictures(std::ostream& out, const report_detail::workload_summary& w,
              "  samples at a glance (ticks per call, one scale for the phases: {} to {}; a "
              "column's height is the share of the phase's samples in its range):\n",
              ticks_text(lo, batch), ticks_text(hi, batch));
-  for (const std::size_t i : shown) {
-    const phase_result& p = *w.rows[i].phase;
+  for (const phase_analysis* a : shown) {
+    const phase_result& p = *a->phase;
     std::vector<std::size_t> counts(columns, 0);
     std::size_t above = 0;
     for (const double v : p.values) {
@@ -289,73 +271,30 @@ void print_pictures(std::ostream& out, const report_detail::workload_summary& w,
   }
 }
 
-void print_summary(std::ostream& out, const std::vector<report_detail::workload_summary>& all,
-                   const console_style& style, const clock_source& clock) {
-  const auto& columns = report_detail::summary_columns();
-  std::vector<std::size_t> widths(columns.size());
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    widths[c] = display_width(columns[c].header);
-    for (const auto& w : all) {
-      for (const auto& row : w.rows)
-        widths[c] = std::max(widths[c], display_width(row.cells[c]));
-    }
-  }
-  std::vector<bool> shown(columns.size(), true);
-  auto total = [&] {
-    std::size_t sum = 2;
-    std::size_t n = 0;
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      if (shown[c]) sum += widths[c] + (n++ > 0 ? 2 : 0);
-    }
-    return sum;
-  };
-  std::vector<std::string> dropped;
-  while (style.width > 0 && total() > style.width) {
-    std::size_t victim = columns.size();
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      if (shown[c] && columns[c].importance > 0 &&
-          (victim == columns.size() || columns[c].importance >= columns[victim].importance)) {
-        victim = c;
-      }
-    }
-    if (victim == columns.size()) break;
-    shown[victim] = false;
-    dropped.push_back(columns[victim].header);
-  }
-  auto line = [&](const std::vector<std::string>& cells, const report_detail::summary_row* row) {
-    std::string text = " ";
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      if (!shown[c]) continue;
-      std::string cell = pad(cells[c], widths[c], columns[c].alignment);
-      if (row != nullptr && c == report_detail::col::verdict && row->has_verdict) {
-        cell = colored(cell, verdict_color(row->level), style);
-      }
-      text += " " + cell + " ";
-    }
-    while (!text.empty() && text.back() == ' ')
-      text.pop_back();
-    // One space between columns came from each side: two in all, none after the last.
-    fmt::print(out, "{}\n", text);
-  };
-
+void print_summary(std::ostream& out, const report_model& model, const console_style& style) {
+  const report_detail::summary_table summary = report_detail::summary_of(model, style.unicode);
+  const auto text = report_detail::render_text(
+      summary.table, style.width, [&](std::size_t row, std::size_t column, std::string padded) {
+        if (column != report_detail::col::verdict || row >= summary.rows.size() ||
+            !summary.rows[row]->verdict) {
+          return padded;
+        }
+        return colored(padded, verdict_color(summary.rows[row]->verdict->level), style);
+      });
   fmt::print(out,
              "\nsummary (ticks of {} per call; spread = max - min, % of min; disturbed = samples "
              "during host slow-downs or context switches)\n",
-             clock.name());
-  if (!dropped.empty()) {
+             model.run->clock.clock->name());
+  if (!text.dropped.empty()) {
     fmt::print(out, "  (terminal of {} columns: not shown: {})\n", style.width,
-               fmt::join(dropped, ", "));
+               fmt::join(text.dropped, ", "));
   }
-  std::vector<std::string> headers;
-  for (const auto& c : columns)
-    headers.emplace_back(c.header);
-  line(headers, nullptr);
-  for (const auto& w : all) {
-    for (const auto& row : w.rows)
-      line(row.cells, &row);
-  }
-  for (const auto& w : all) {
-    if (!w.spread_sentence.empty()) fmt::print(out, "  {}\n", w.spread_sentence);
+  for (const std::string& line : text.lines)
+    fmt::print(out, "{}\n", line);
+  for (const workload_analysis& w : model.workloads) {
+    const std::string sentence =
+        report_detail::spread_sentence(w, model.run->options.tuning.host_slowdown_factor);
+    if (!sentence.empty()) fmt::print(out, "  {}\n", sentence);
   }
 }
 
@@ -387,7 +326,9 @@ void print_samples(std::ostream& out, const phase_result& phase, const clock_sou
   }
 }
 
-void print_console_report(std::ostream& out, const run_report& report, const console_style& style) {
+void print_console_report(std::ostream& out, const report_model& model,
+                          const console_style& style) {
+  const run_report& report = *model.run;
   const clock_source& clock = *report.clock.clock;
   fmt::print(out, "clock: {} ({}), {:.0f} ticks/s, 1 tick = {:.4g} ns, ", clock.name(),
              clock.description(), clock.ticks_per_second(), 1e9 / clock.ticks_per_second());
@@ -397,7 +338,7 @@ void print_console_report(std::ostream& out, const run_report& report, const con
     fmt::print(out, "no step seen\n");
   }
   if (!report.clock_reason.empty()) fmt::print(out, "  why this clock: {}\n", report.clock_reason);
-  if (const auto cal = tsc_calibration();
+  if (const auto& cal = report.calibration;
       cal && cal->ticks_per_second == clock.ticks_per_second()) {
     fmt::print(out,
                "  TSC rate: {:.6f} MHz, calibrated against {} in {:.1f} ms ({} rounds), error "
@@ -442,11 +383,10 @@ void print_console_report(std::ostream& out, const run_report& report, const con
                report.history.build.empty() ? std::string("unidentified: no floors remembered")
                                             : report.history.build);
   }
-  for (const auto& line : report.environment)
-    fmt::print(out, "{}\n", line);
+  if (report.context.doctor)
+    fmt::print(out, "{}\n", doctor::format_summary(*report.context.doctor));
 
-  const auto summaries = report_detail::summarize_report(report, style.unicode);
-  for (const auto& w : summaries) {
+  for (const workload_analysis& w : model.workloads) {
     const workload_result& r = *w.result;
     fmt::print(out, "\n{}\n", r.name);
     if (r.batch > 1) {
@@ -455,8 +395,8 @@ void print_console_report(std::ostream& out, const run_report& report, const con
                  r.min_sample_ticks);
     }
     bool preparation_shown = false;
-    for (std::size_t i = 0; i < w.rows.size(); ++i) {
-      const phase_result& p = *w.rows[i].phase;
+    for (const phase_analysis& a : w.phases) {
+      const phase_result& p = *a.phase;
       if (p.kind == phase_kind::first) {
         fmt::print(out, "  first call (cold, alone): {} ticks  {:.6f} ms  (raw {}, overhead {})\n",
                    ticks_text(p.values[0], 1), to_ms(p.values[0], clock), p.raw(0), p.overhead);
@@ -466,9 +406,9 @@ void print_console_report(std::ostream& out, const run_report& report, const con
         print_preparation(out, r, style);
         preparation_shown = true;
       }
-      print_phase_header(out, p);
+      print_phase_header(out, p, r);
       if (report.show_samples) print_samples(out, p, clock);
-      print_analysis(out, p, w.analyses[i], report.clock, o.tuning.host_slowdown_factor, style);
+      print_analysis(out, p, a, report.clock, o.tuning.host_slowdown_factor, style);
     }
     if (!preparation_shown && !r.preparation.steps.empty()) print_preparation(out, r, style);
     print_pictures(out, w, style);
@@ -479,7 +419,7 @@ void print_console_report(std::ostream& out, const run_report& report, const con
     if (r.interrupted)
       fmt::print(out, "  {}: results so far\n", colored("INTERRUPTED", "33", style));
   }
-  print_summary(out, summaries, style, clock);
+  print_summary(out, model, style);
 }
 
 }  // namespace harness

@@ -27,7 +27,8 @@ std::string csv_field(std::string_view text) {
 
 }  // namespace
 
-void write_csv_report(std::ostream& out, const run_report& report) {
+void write_csv_report(std::ostream& out, const report_model& model) {
+  const run_report& report = *model.run;
   const double ns_per_tick = 1e9 / report.clock.clock->ticks_per_second();
   fmt::print(out,
              "workload,phase,index,ticks,ns,disturbed,raw_ticks,batch,host_slowdown,"

@@ -62,40 +62,20 @@ report_format format_for_file(const std::filesystem::path& path,
       kAcceptedExtensions, kAcceptedFormats));
 }
 
-std::string_view phase_id(phase_kind kind) noexcept {
-  switch (kind) {
-    case phase_kind::first:
-      return "first";
-    case phase_kind::baseline:
-      return "baseline";
-    case phase_kind::prepared:
-      return "prepared";
-  }
-  return "?";
-}
-
-std::vector<const phase_result*> phases_of(const workload_result& result) {
-  std::vector<const phase_result*> phases;
-  if (result.first) phases.push_back(&*result.first);
-  if (result.baseline) phases.push_back(&*result.baseline);
-  if (result.prepared) phases.push_back(&*result.prepared);
-  return phases;
-}
-
-void write_report(std::ostream& out, const run_report& report, report_format format,
+void write_report(std::ostream& out, const report_model& model, report_format format,
                   const console_style& style) {
   switch (format) {
     case report_format::console:
-      print_console_report(out, report, style);
+      print_console_report(out, model, style);
       return;
     case report_format::json:
-      write_json_report(out, report);
+      write_json_report(out, model);
       return;
     case report_format::csv:
-      write_csv_report(out, report);
+      write_csv_report(out, model);
       return;
     case report_format::markdown:
-      write_markdown_report(out, report);
+      write_markdown_report(out, model);
       return;
   }
 }

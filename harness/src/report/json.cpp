@@ -27,48 +27,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// Rows of one workload share a family; each phase is an instance of it, in this fixed order.
-int instance_index(phase_kind kind) {
-  switch (kind) {
-    case phase_kind::first:
-      return 0;
-    case phase_kind::baseline:
-      return 1;
-    case phase_kind::prepared:
-      return 2;
-  }
-  return 0;
-}
-
+// A workload's rows share a family; each phase is an instance of it (phase_names), named after
+// it except the prepared phase, which carries the workload's own name so that compare.py pairs
+// it with another run's.
 std::string row_name(const workload_result& r, phase_kind kind) {
-  switch (kind) {
-    case phase_kind::prepared:
-      return r.name;
-    case phase_kind::baseline:
-      return r.name + "/baseline";
-    case phase_kind::first:
-      return r.name + "/first";
-  }
-  return r.name;
-}
-
-// Identifiers for scripts; to_string(stop_reason) is a phrase for people.
-const char* stop_id(stop_reason reason) {
-  switch (reason) {
-    case stop_reason::count:
-      return "count";
-    case stop_reason::confirmed:
-      return "confirmed";
-    case stop_reason::target:
-      return "target";
-    case stop_reason::max_time:
-      return "max_time";
-    case stop_reason::max_samples:
-      return "max_samples";
-    case stop_reason::interrupted:
-      return "interrupted";
-  }
-  return "?";
+  return kind == phase_kind::prepared ? r.name : r.name + "/" + names_of(kind).id;
 }
 
 json optional_number(const std::optional<double>& v) {
@@ -154,7 +117,7 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
       {"samples", p.values.size()},
       {"batch", p.batch},
       {"overhead_ticks", p.overhead},
-      {"stopped_by", stop_id(p.stopped_by)},
+      {"stopped_by", names_of(p.stopped_by).id},
       {"disturbed", p.disturbed_count()},
       {"host_slowdown", p.host_slowdown_count()},
       {"context_switch", p.context_switch.empty() ? json(nullptr) : json(p.context_switch_count())},
@@ -169,9 +132,9 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
       {"median_ticks", optional_number(a.all.median)},
       {"max_ticks", optional_number(a.all.max)},
       {"spread_percent", optional_number(a.all.spread_percent)}};
-  if (p.kind != phase_kind::first) {
-    j["verdict"] = stats::to_string(a.verdict.level);
-    j["verdict_reason"] = a.verdict.reason;
+  if (a.verdict) {
+    j["verdict"] = stats::to_string(a.verdict->level);
+    j["verdict_reason"] = a.verdict->reason;
     j["requested_samples"] = p.requested > 0 ? json(p.requested) : json(nullptr);
     j["elapsed_seconds"] = p.elapsed_seconds;
     j["blocks"] = blocks_json(p);
@@ -202,13 +165,12 @@ json options_json(const run_options& o) {
           {"batch", o.batch ? json(*o.batch) : json(nullptr)}};
 }
 
-json workload_json(const workload_result& r, const std::vector<phase_analysis>& analyses,
-                   double slowdown_factor) {
+json workload_json(const workload_analysis& w, double slowdown_factor) {
+  const workload_result& r = *w.result;
   const preparation_report& prep = r.preparation;
   json phases = json::array();
-  const auto list = phases_of(r);
-  for (std::size_t i = 0; i < list.size(); ++i)
-    phases.push_back(phase_json(*list[i], analyses[i], slowdown_factor));
+  for (const phase_analysis& a : w.phases)
+    phases.push_back(phase_json(*a.phase, a, slowdown_factor));
   return {{"name", r.name},
           {"batch", r.batch},
           {"batch_calibrated", r.batch_calibrated},
@@ -240,7 +202,7 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
   auto common = [&](const std::string& row, const char* run_type) {
     return json{{"name", row},
                 {"family_index", family},
-                {"per_family_instance_index", instance_index(p.kind)},
+                {"per_family_instance_index", names_of(p.kind).instance_index},
                 {"run_name", name},
                 {"run_type", run_type},
                 {"repetitions", n}};
@@ -295,22 +257,18 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
 
 }  // namespace
 
-void write_json_report(std::ostream& out, const run_report& report) {
+void write_json_report(std::ostream& out, const report_model& model) {
+  const run_report& report = *model.run;
   const clock_source& clock = *report.clock.clock;
   const double ns_per_tick = 1e9 / clock.ticks_per_second();
   const double slowdown_factor = report.options.tuning.host_slowdown_factor;
   json rows = json::array();
   json workloads = json::array();
-  for (std::size_t w = 0; w < report.results.size(); ++w) {
-    const workload_result& r = report.results[w];
-    std::vector<phase_analysis> analyses;
-    for (const phase_result* p : phases_of(r)) {
-      analyses.push_back(p->kind == phase_kind::first
-                             ? phase_analysis{stats::summarize(p->values), std::nullopt, {}}
-                             : analyze(*p, report.clock));
-      add_rows(rows, r, w, *p, analyses.back(), ns_per_tick);
-    }
-    workloads.push_back(workload_json(r, analyses, slowdown_factor));
+  for (std::size_t w = 0; w < model.workloads.size(); ++w) {
+    const workload_analysis& analysis = model.workloads[w];
+    for (const phase_analysis& a : analysis.phases)
+      add_rows(rows, *analysis.result, w, *a.phase, a, ns_per_tick);
+    workloads.push_back(workload_json(analysis, slowdown_factor));
   }
   const run_context& c = report.context;
   json harness_block = {

@@ -9,14 +9,13 @@ format_template parse_line_template(std::string_view text) {
   return format_template(text, line_tokens);
 }
 
-void print_lines(std::ostream& out, const run_report& report, const format_template& line) {
-  const clock_source& clock = *report.clock.clock;
+void print_lines(std::ostream& out, const report_model& model, const format_template& line) {
+  const clock_source& clock = *model.run->clock.clock;
   const double tps = clock.ticks_per_second();
-  for (const workload_result& r : report.results) {
-    for (const phase_result* p : phases_of(r)) {
-      const phase_analysis a = p->kind == phase_kind::first
-                                   ? phase_analysis{stats::summarize(p->values), std::nullopt, {}}
-                                   : analyze(*p, report.clock);
+  for (const workload_analysis& w : model.workloads) {
+    const workload_result& r = *w.result;
+    for (const phase_analysis& a : w.phases) {
+      const phase_result* p = a.phase;
       // Exact in integers: each sample's raw ticks less the overhead it carried.
       std::int64_t ticks = 0;
       for (std::size_t i = 0; i < p->values.size(); ++i) {
@@ -44,8 +43,7 @@ void print_lines(std::ostream& out, const run_report& report, const format_templ
           in_seconds(a.all.spread),
           in_seconds(a.all.median),
           p->values.size(),
-          p->kind == phase_kind::first ? template_value()
-                                       : template_value(stats::to_string(a.verdict.level)),
+          a.verdict ? template_value(stats::to_string(a.verdict->level)) : template_value(),
           p->disturbed_count(),
           !p->floor ? template_value() : template_value(p->floor->confirmed ? "yes" : "no"),
           p->floor ? in_seconds(p->floor->floor) : std::nullopt,

@@ -9,24 +9,12 @@
 #include "report/summary.hpp"
 
 namespace harness {
-namespace {
 
-// Characters that would end a cell or start markup inside one.
-std::string md_cell(std::string_view text) {
-  std::string escaped;
-  for (const char c : text) {
-    if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`') escaped += '\\';
-    escaped += c;
-  }
-  return escaped;
-}
+using report_detail::markdown_escape;
 
-}  // namespace
-
-void write_markdown_report(std::ostream& out, const run_report& report) {
+void write_markdown_report(std::ostream& out, const report_model& model) {
+  const run_report& report = *model.run;
   const clock_source& clock = *report.clock.clock;
-  const auto summaries = report_detail::summarize_report(report, true);
-  const auto& columns = report_detail::summary_columns();
   const run_context& c = report.context;
   fmt::print(out, "### harness results\n\n");
   fmt::print(out,
@@ -35,37 +23,26 @@ void write_markdown_report(std::ostream& out, const run_report& report) {
              "switches.",
              clock.name(), 1e9 / clock.ticks_per_second());
   if (!c.harness_version.empty()) fmt::print(out, " harness {}", c.harness_version);
-  if (!c.host_name.empty()) fmt::print(out, " on {}", md_cell(c.host_name));
+  if (!c.host_name.empty()) fmt::print(out, " on {}", markdown_escape(c.host_name));
   if (!c.date.empty()) fmt::print(out, ", {}", c.date);
-  fmt::print(out, "\n\n|");
-  for (const auto& col : columns)
-    fmt::print(out, " {} |", col.header);
-  fmt::print(out, "\n|");
-  for (const auto& col : columns)
-    fmt::print(out, "{}|", col.alignment == report_detail::align::right ? "---:" : "---");
-  fmt::print(out, "\n");
-  for (const auto& w : summaries) {
-    for (const auto& row : w.rows) {
-      fmt::print(out, "|");
-      for (const auto& cell : row.cells)
-        fmt::print(out, " {} |", md_cell(cell));
-      fmt::print(out, "\n");
-    }
-  }
+  fmt::print(out, "\n\n{}",
+             report_detail::render_markdown(report_detail::summary_of(model, true).table));
   bool any = false;
-  for (const auto& w : summaries) {
-    if (!w.spread_sentence.empty()) {
-      fmt::print(out, "{}- {}\n", any ? "" : "\n", md_cell(w.spread_sentence));
+  for (const workload_analysis& w : model.workloads) {
+    const std::string sentence =
+        report_detail::spread_sentence(w, report.options.tuning.host_slowdown_factor);
+    if (!sentence.empty()) {
+      fmt::print(out, "{}- {}\n", any ? "" : "\n", markdown_escape(sentence));
       any = true;
     }
     if (w.result->failed()) {
-      fmt::print(out, "{}- **{} failed**: {}\n", any ? "" : "\n", md_cell(w.result->name),
-                 md_cell(w.result->error));
+      fmt::print(out, "{}- **{} failed**: {}\n", any ? "" : "\n", markdown_escape(w.result->name),
+                 markdown_escape(w.result->error));
       any = true;
     }
     if (w.result->interrupted) {
       fmt::print(out, "{}- {}: interrupted, results so far\n", any ? "" : "\n",
-                 md_cell(w.result->name));
+                 markdown_escape(w.result->name));
       any = true;
     }
   }

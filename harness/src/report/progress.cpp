@@ -7,13 +7,9 @@
 
 namespace harness {
 
-progress_sink::progress_sink(spdlog::sink_ptr next, spdlog::level::level_enum pass_level,
-                             std::ostream& terminal, bool enabled, std::size_t width)
-    : next_(std::move(next)),
-      pass_level_(pass_level),
-      terminal_(terminal),
-      enabled_(enabled),
-      width_(width) {}
+progress_sink::progress_sink(spdlog::sink_ptr next, std::ostream& terminal, bool enabled,
+                             std::size_t width)
+    : next_(std::move(next)), terminal_(terminal), enabled_(enabled), width_(width) {}
 
 void progress_sink::set_position(std::size_t index, std::size_t count) {
   const std::lock_guard<std::mutex> lock(mutex_);
@@ -33,13 +29,10 @@ void progress_sink::clear_unlocked() {
 }
 
 void progress_sink::sink_it_(const spdlog::details::log_msg& msg) {
-  if (msg.level >= pass_level_) {
-    clear_unlocked();
-    next_->log(msg);
-    return;
-  }
-  if (msg.level != spdlog::level::info) return;
-  show_unlocked(std::string_view(msg.payload.data(), msg.payload.size()));
+  // A log line never lands in the middle of the progress line: the line goes, the message is
+  // written, and the next update draws the line again.
+  clear_unlocked();
+  next_->log(msg);
 }
 
 void progress_sink::show(std::string_view text) {
@@ -57,6 +50,10 @@ void progress_sink::show_unlocked(std::string_view text) {
 }
 
 std::string progress_text(const sampling_progress& p) {
+  // A stage beginning: nothing counted yet.
+  if (p.done == 0 && p.total == 0 && p.budget_seconds == 0) {
+    return fmt::format("{}: {}", p.workload, p.stage);
+  }
   if (p.total > 0) return fmt::format("{}: {} {}/{}", p.workload, p.stage, p.done, p.total);
   if (p.stage == "warmup") {
     return fmt::format("{}: warmup {:.1f} of {:.1f} s", p.workload, p.elapsed_seconds,

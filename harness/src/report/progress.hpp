@@ -1,12 +1,12 @@
 // The progress line on stderr while a run warms up and samples: "[2/5] sort_ints/10000: warmup
 // for 1200 ms", rewritten in place on a terminal and never written anywhere else.
 //
-// It is a spdlog sink in front of the ordinary one: the runner already logs each phase as it
-// starts (at level info), and this sink turns those messages into the progress line, while
-// messages at the user's --log-level or above go through to the ordinary sink on their own line.
-// Within a phase the runner's progress callback (run_options::progress) updates the same line
-// with show(), at most every 250 ms and only between samples. No thread is involved and nothing
-// is written while a sample is being timed.
+// The progress has its own channel: the runner's progress callback (run_options::progress) says
+// when a stage begins and, within a phase, how far it has got (at most every 250 ms and only
+// between samples), and show() rewrites the line. The class is also a spdlog sink in front of the
+// ordinary one, only so that a log message (at the user's --log-level) clears the line before it
+// is written on its own line. No thread is involved and nothing is written while a sample is
+// being timed.
 // Caveat: the line is cut to the terminal's width so it never wraps, and cleared before other
 // output.
 #pragma once
@@ -25,10 +25,9 @@ namespace harness {
 
 class progress_sink final : public spdlog::sinks::base_sink<std::mutex> {
  public:
-  // `next` receives messages at `pass_level` or above; the progress line goes to `terminal`
-  // when `enabled`, cut to `width` columns (0: no limit).
-  progress_sink(spdlog::sink_ptr next, spdlog::level::level_enum pass_level, std::ostream& terminal,
-                bool enabled, std::size_t width);
+  // `next` receives the log messages; the progress line goes to `terminal` when `enabled`, cut
+  // to `width` columns (0: no limit).
+  progress_sink(spdlog::sink_ptr next, std::ostream& terminal, bool enabled, std::size_t width);
 
   // The prefix of the lines to come: "[index/count] ".
   void set_position(std::size_t index, std::size_t count);
@@ -47,7 +46,6 @@ class progress_sink final : public spdlog::sinks::base_sink<std::mutex> {
   void show_unlocked(std::string_view text);
 
   spdlog::sink_ptr next_;
-  spdlog::level::level_enum pass_level_;
   std::ostream& terminal_;
   bool enabled_;
   std::size_t width_;

@@ -7,35 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include "harness/platform.hpp"
 #include "harness/report.hpp"
-
-#if defined(_WIN32)
-#include <io.h>
-#else
-#include <sys/ioctl.h>
-#include <unistd.h>
-#endif
 
 namespace harness {
 namespace {
-
-bool is_terminal(int fd) {
-#if defined(_WIN32)
-  return _isatty(fd) != 0;
-#else
-  return isatty(fd) != 0;
-#endif
-}
-
-std::size_t terminal_columns(int fd) {
-#if !defined(_WIN32)
-  winsize size{};
-  if (ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
-#else
-  (void)fd;
-#endif
-  return 0;
-}
 
 std::size_t columns_from_environment() {
   const char* text = std::getenv("COLUMNS");
@@ -67,13 +43,13 @@ bool locale_allows_unicode() {
 
 console_style detect_console_style(int fd) {
   console_style style;
-  const bool terminal = is_terminal(fd);
+  const bool terminal = platform::is_terminal(fd);
   style.terminal = terminal;
   const char* no_color = std::getenv("NO_COLOR");
   // no-color.org: NO_COLOR set to anything but the empty string turns colour off.
   style.color = terminal && (no_color == nullptr || *no_color == '\0');
   if (terminal) {
-    style.width = terminal_columns(fd);
+    style.width = platform::terminal_columns(fd).value_or(0);
     if (style.width == 0) style.width = columns_from_environment();
   } else {
     style.width = columns_from_environment();

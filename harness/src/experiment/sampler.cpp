@@ -1,107 +1,29 @@
-// The experiment for one workload, in the Stopwatch article's order, and the sampler under it.
-#include "harness/runner.hpp"
-
-#include "harness/log.hpp"
-
+// The sampler: one phase's samples in blocks, with the reference loop in the gaps between them and
+// beside the samples (host slow-downs), context switches counted around long samples, progress
+// paced, a real-time sampler's hold on the CPU limited; and the warmup, which takes the same path.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <exception>
-#include <limits>
 #include <thread>
+#include <vector>
 
-#include "harness/clock_survey.hpp"
-#include "harness/speed_probe.hpp"
+#include "experiment/sampler.hpp"
 #include "harness/statistics.hpp"
 
-namespace harness {
+namespace harness::detail {
 
-const char* to_string(phase_kind kind) noexcept {
-  switch (kind) {
-    case phase_kind::first:
-      return "first call";
-    case phase_kind::baseline:
-      return "baseline";
-    case phase_kind::prepared:
-      return "prepared";
+void rethrow_as_workload_threw() {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    throw workload_threw(e.what());
+  } catch (...) {
+    throw workload_threw("an exception not derived from std::exception");
   }
-  return "unknown";
-}
-
-const char* to_string(stop_reason reason) noexcept {
-  switch (reason) {
-    case stop_reason::count:
-      return "the requested sample count";
-    case stop_reason::confirmed:
-      return "the requested samples, then more blocks until the floor was confirmed";
-    case stop_reason::target:
-      return "the target interval was met at two checks in a row and the floor confirmed";
-    case stop_reason::max_time:
-      return "--max-time elapsed before sampling could stop";
-    case stop_reason::max_samples:
-      return "the sample limit was reached before the target";
-    case stop_reason::interrupted:
-      return "interrupted";
-  }
-  return "unknown";
-}
-
-std::uint64_t phase_result::raw(std::size_t i) const noexcept {
-  return static_cast<std::uint64_t>(
-      std::llround(values[i] * static_cast<double>(batch) + static_cast<double>(overhead)));
-}
-
-std::size_t phase_result::block_of(std::size_t i) const noexcept {
-  const auto after =
-      std::upper_bound(blocks.begin(), blocks.end(), i,
-                       [](std::size_t v, const sample_block& b) { return v < b.first; });
-  return after == blocks.begin() ? blocks.size()
-                                 : static_cast<std::size_t>(after - blocks.begin()) - 1;
-}
-
-bool phase_result::disturbed(std::size_t i) const noexcept {
-  return host_slowdown[i] || (!context_switch.empty() && context_switch[i]);
-}
-
-std::size_t phase_result::disturbed_count() const noexcept {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < values.size(); ++i)
-    n += disturbed(i) ? 1 : 0;
-  return n;
-}
-
-std::size_t phase_result::host_slowdown_count() const noexcept {
-  return static_cast<std::size_t>(std::count(host_slowdown.begin(), host_slowdown.end(), true));
-}
-
-std::size_t phase_result::context_switch_count() const noexcept {
-  return static_cast<std::size_t>(std::count(context_switch.begin(), context_switch.end(), true));
 }
 
 namespace {
-
-std::atomic<int> g_stop_signal{0};
-
-// One timed sample: `reps` calls between two clock reads and nothing else, so the raw sample is
-// the calls plus the overhead that measure_overhead() finds for this very path.
-inline std::uint64_t timed_sample(const workload_instance& workload, const clock_source& clock,
-                                  std::uint64_t reps, std::uint64_t& iterations) {
-  const std::uint64_t start = clock.now();
-  iterations = workload.run(reps);
-  const std::uint64_t stop = clock.now();
-  return stop - start;
-}
-
-// The reference loop: a fixed chain of dependent multiply-adds, whose time only changes when the
-// CPU runs slower.
-std::uint64_t reference_run(const clock_source& clock, std::uint32_t iterations) {
-  return run_probe(probe_kind::multiply_chain, clock, iterations);
-}
-
-std::uint64_t seconds_to_ticks(std::chrono::nanoseconds d, const clock_source& clock) {
-  return static_cast<std::uint64_t>(static_cast<double>(d.count()) * 1e-9 *
-                                    clock.ticks_per_second());
-}
 
 // Pauses a real-time sampler once it has held the CPU for max_hold, so it never starves the
 // system (the kernel's RT throttling would otherwise step in after 950 ms of every second).
@@ -128,15 +50,6 @@ class hold_guard {
   std::chrono::nanoseconds max_hold_;
   std::chrono::nanoseconds pause_;
   std::chrono::steady_clock::time_point since_;
-};
-
-struct phase_plan {
-  phase_kind kind;
-  std::uint64_t batch;
-  std::uint64_t overhead;
-  double expected_sample_seconds;  // what one sample should take, to pace the side checks
-  bool extendable;                 // more blocks may follow the planned ones
-  floor_context floor;             // what the floor is checked against (granularity per call...)
 };
 
 // A reference run and where it ran: before the sample with this index.
@@ -228,9 +141,9 @@ floor_check check_blocks(const phase_result& phase, const phase_plan& plan, std:
   return check_floor(views, context, tuning.floor);
 }
 
-// Samples one phase in blocks: the planned ones (a fixed count split evenly), then, when the
-// plan allows, more until the floor is confirmed (and with auto, the target met twice in a row),
-// within max_time. Between blocks the reference loop runs for block_gap.
+}  // namespace
+
+// The plan's phase, in blocks (sampler.hpp).
 phase_result sample_phase(const phase_plan& plan, const workload_instance& workload,
                           const run_options& options, const clock_facts& facts,
                           platform::os_interface& os) {
@@ -392,8 +305,7 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
   return phase;
 }
 
-// Warms up with the very call that samples ("use the same mechanisms for warming up as for
-// running"), until `duration` of steady_clock time has passed.
+// The workload through timed_sample until the warmup's time has passed (sampler.hpp).
 warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
                       const run_options& options, const clock_source& clock) {
   warmup_result result;
@@ -430,181 +342,4 @@ warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
   return result;
 }
 
-// Finds how many calls make a sample of at least `min_ticks`: grows the batch until the fastest
-// of three samples reaches it. Runs the workload a few times before the baseline, which the
-// report says; long workloads need no calibration at all.
-std::uint64_t calibrate_batch(const workload_instance& workload, const clock_source& clock,
-                              std::uint64_t overhead, std::uint64_t min_ticks) {
-  constexpr int kTries = 3;
-  constexpr std::uint64_t kMaxBatch = std::uint64_t{1} << 32;
-  std::uint64_t batch = 1;
-  std::uint64_t iterations = 0;
-  while (batch < kMaxBatch && stop_signal() == 0) {
-    std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
-    for (int t = 0; t < kTries; ++t)
-      best = std::min(best, timed_sample(workload, clock, batch, iterations));
-    const std::uint64_t net = best > overhead ? best - overhead : 0;
-    if (net >= min_ticks) break;
-    // Aim 20% past the goal so one more round is rarely needed; never grow more than 10x at once,
-    // since a tiny first measurement says little.
-    const double wanted =
-        net == 0 ? static_cast<double>(batch) * 10
-                 : std::ceil(static_cast<double>(batch) * 1.2 * static_cast<double>(min_ticks) /
-                             static_cast<double>(net));
-    batch = std::min<std::uint64_t>(
-        kMaxBatch,
-        std::clamp<std::uint64_t>(static_cast<std::uint64_t>(wanted), batch + 1, batch * 10));
-  }
-  return batch;
-}
-
-// A cold first call is often 2-4x slower than a warm one; a workload whose first call is within
-// this factor of the goal may be short once warm, so it is calibrated (three calls suffice).
-constexpr std::uint64_t kColdCallSlowdown = 4;
-
-phase_result single_sample(phase_kind kind, std::uint64_t raw, std::uint64_t overhead) {
-  phase_result phase;
-  phase.kind = kind;
-  phase.overhead = overhead;
-  phase.values.push_back(static_cast<double>(raw) - static_cast<double>(overhead));
-  phase.host_slowdown.push_back(false);
-  return phase;
-}
-
-}  // namespace
-
-void request_stop(int signal_number) noexcept {
-  g_stop_signal.store(signal_number);
-}
-int stop_signal() noexcept {
-  return g_stop_signal.load(std::memory_order_relaxed);
-}
-void clear_stop() noexcept {
-  g_stop_signal.store(0);
-}
-
-clock_facts measure_clock_facts(const clock_source& clock) {
-  clock_facts facts;
-  facts.clock = &clock;
-  const auto reference_ns = [] {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                          std::chrono::steady_clock::now().time_since_epoch())
-                                          .count());
-  };
-  // 100,000 reads with 100 changes, or 30 ms: enough to see a 10 ns TSC quantum many times, or a
-  // 4 ms coarse clock step a few times.
-  const step_estimate step =
-      measure_step([&clock] { return clock.now(); }, reference_ns, 100'000, 100, 0.03);
-  if (step.ticks) {
-    facts.step = *step.ticks;
-    facts.step_measured = true;
-  }
-  const clock_granularity granularity = measure_clock_granularity(clock);
-  facts.granularity = granularity.granularity_ticks.value_or(0);
-  facts.read_cost = granularity.read_cost_ticks;
-  return facts;
-}
-
-std::uint64_t measure_overhead(const clock_source& clock, std::size_t samples) {
-  // An empty workload through the same registry call the samples make.
-  static const workload empty_workload("(overhead)", detail::make_invoker([] {}), false, false);
-  const workload_instance empty{&empty_workload, std::nullopt};
-  std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
-  std::uint64_t iterations = 0;
-  for (std::size_t i = 0; i < samples; ++i) {
-    best = std::min(best, timed_sample(empty, clock, 1, iterations));
-  }
-  return samples == 0 ? 0 : best;
-}
-
-workload_result run_workload(const workload_instance& workload, const run_options& options,
-                             const clock_facts& facts, platform::os_interface& os) {
-  const clock_source& clock = *facts.clock;
-  workload_result result;
-  result.name = workload.display_name();
-  preparation prep(os);
-  try {
-    // The overhead is measured first: it runs no workload code, so the first call stays cold.
-    const std::uint64_t cold_overhead = measure_overhead(clock, options.tuning.overhead_samples);
-    logger().info("{}: cold first call", result.name);
-    std::uint64_t iterations = 0;
-    const std::uint64_t first_raw = timed_sample(workload, clock, 1, iterations);
-    result.first = single_sample(phase_kind::first, first_raw, cold_overhead);
-    result.iterations_per_call = iterations;
-
-    // A sample lasts 1000 steps of back-to-back reads: longer than both the clock's granularity
-    // and its read cost, whose jitter the overhead subtraction leaves in each sample.
-    result.min_sample_ticks = options.min_sample_time
-                                  ? seconds_to_ticks(*options.min_sample_time, clock)
-                                  : static_cast<std::uint64_t>(options.tuning.min_sample_steps *
-                                                               static_cast<double>(facts.step));
-    if (options.batch) {
-      result.batch = *options.batch;
-    } else if (first_raw - std::min(first_raw, cold_overhead) <
-               kColdCallSlowdown * result.min_sample_ticks) {
-      result.batch = calibrate_batch(workload, clock, cold_overhead, result.min_sample_ticks);
-      result.batch_calibrated = true;
-    }
-    // What one sample should last, to pace the side checks: the calibration's goal, or the cold
-    // first call (an upper bound) times the batch.
-    const double expected_seconds =
-        result.batch_calibrated ? clock.to_seconds(result.min_sample_ticks)
-                                : clock.to_seconds(first_raw) * static_cast<double>(result.batch);
-
-    // The floor's context: the clock's granularity per call, and the fastest reference run known
-    // (the history's, then the baseline's too).
-    floor_context floor;
-    floor.granularity = facts.resolution() / static_cast<double>(result.batch);
-    floor.fastest_reference = options.memory.fastest_reference;
-    floor.fastest_reference_remembered = options.memory.fastest_reference_remembered;
-
-    if (options.baseline && stop_signal() == 0) {
-      logger().info("{}: unprepared samples (batch {})", result.name, result.batch);
-      // Only `--samples auto` extends the baseline: taking blocks until its floor is confirmed
-      // would warm it up, and it is there to show the unprepared run.
-      result.baseline = sample_phase({phase_kind::baseline, result.batch, cold_overhead,
-                                      expected_seconds, options.auto_samples, floor},
-                                     workload, options, facts, os);
-      if (result.baseline->reference_best > 0 &&
-          (!floor.fastest_reference ||
-           result.baseline->reference_best < *floor.fastest_reference)) {
-        floor.fastest_reference = result.baseline->reference_best;
-        floor.fastest_reference_remembered = false;
-      }
-      if (result.baseline->floor) floor.baseline_floor = result.baseline->floor->floor;
-    }
-
-    if (stop_signal() == 0) {
-      prep.apply(preparation_plan{options.cpu, options.priority, options.lock_memory});
-      logger().info("{}: warmup for {} ms", result.name,
-                    std::chrono::duration_cast<std::chrono::milliseconds>(options.warmup).count());
-      result.warmup = warm_up(workload, result.batch, options, clock);
-      if (const std::uint64_t r = result.warmup.reference_best;
-          r > 0 && (!floor.fastest_reference || r < *floor.fastest_reference)) {
-        floor.fastest_reference = r;
-        floor.fastest_reference_remembered = false;
-      }
-    }
-    if (stop_signal() == 0) {
-      // Measured again now that the process is pinned, raised and warm.
-      const std::uint64_t overhead = measure_overhead(clock, options.tuning.overhead_samples);
-      logger().info("{}: prepared samples", result.name);
-      if (options.memory.floor_of)
-        floor.remembered_floor = options.memory.floor_of(result.name, result.batch);
-      result.prepared = sample_phase(
-          {phase_kind::prepared, result.batch, overhead, expected_seconds, true, floor}, workload,
-          options, facts, os);
-    }
-  } catch (const std::exception& e) {
-    result.error = e.what();
-  } catch (...) {
-    result.error = "an exception not derived from std::exception";
-  }
-  result.interrupted = stop_signal() != 0;
-  prep.restore();
-  result.preparation = prep.report();
-  if (result.failed()) logger().error("{}: the workload threw: {}", result.name, result.error);
-  return result;
-}
-
-}  // namespace harness
+}  // namespace harness::detail

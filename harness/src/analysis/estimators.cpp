@@ -1,16 +1,13 @@
-// Statistics of one phase's samples: estimators, summary, verdict and the `--samples auto` rule.
+// The estimators over one phase's samples, and summarize(), which gathers them (statistics.hpp; the
+// verdict, the auto-stop rule and the special functions have files of their own).
 //
 // summarize() never copies the values: it sorts a permutation of 32-bit indices by value, and
 // every order-based estimator reads the sorted order through that permutation. The same code
 // serves the public *_sorted functions, which read a sorted span directly: the estimators are
 // templates over a "sorted view" (size() and operator[]). Spearman's rho needs each value's rank
 // and its position in time; the permutation holds both, so it costs no more memory.
-#include "harness/statistics.hpp"
-
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -18,7 +15,8 @@
 
 #include <fmt/format.h>
 
-#include "harness/errors.hpp"
+#include "check.hpp"
+#include "harness/statistics.hpp"
 
 namespace harness::stats {
 
@@ -26,8 +24,6 @@ namespace {
 
 constexpr std::string_view kMedianCiMethod = "order statistics, binomial (distribution-free)";
 constexpr std::string_view kMinimumCiMethod = "Robson-Whitlock (1964) endpoint, one-sided";
-constexpr std::string_view kOneStepMethod =
-    "one clock step (the two fastest samples lie within it)";
 
 // A view of values in ascending order through a permutation of positions of a time-ordered view.
 template <class TimeView>
@@ -241,11 +237,10 @@ phase_statistics summarize_view(const TimeView& time, std::span<const std::uint3
   s.n = n;
   if (n == 0) return s;
   for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(time[i])) {
-      const std::size_t index = kept.empty() ? i : kept[i];
-      throw std::invalid_argument(
-          fmt::format("statistics: sample {} is {}; samples must be finite", index, time[i]));
-    }
+    // Samples are what the sampler measured, finite by construction, or what a reader of a report
+    // file checked at its edge: a NaN or an infinity here is a bug upstream.
+    HARNESS_CHECK(std::isfinite(time[i]), "statistics: sample {} is {}; samples must be finite",
+                  kept.empty() ? i : kept[i], time[i]);
   }
   const std::vector<std::uint32_t> perm = sorting_permutation(time);
   const permuted_view<TimeView> sorted{perm, time};
@@ -269,68 +264,6 @@ phase_statistics summarize_view(const TimeView& time, std::span<const std::uint3
   s.outliers = tukey_of(sorted);
   s.drift = drift_of(perm, time);
   return s;
-}
-
-// Regularized incomplete beta I_x(a, b) by its continued fraction (modified Lentz), which
-// converges quickly for x < (a + 1) / (a + b + 2); the symmetry I_x(a, b) = 1 - I_{1-x}(b, a)
-// covers the rest.
-double incomplete_beta(double a, double b, double x) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  if (x > (a + 1) / (a + b + 2)) return 1 - incomplete_beta(b, a, 1 - x);
-  constexpr double kTiny = 1e-300;
-  constexpr double kEpsilon = 1e-15;
-  constexpr int kMaxTerms = 1000;
-  double f = kTiny;
-  double c = f;
-  double d = 0;
-  for (int j = 0; j <= kMaxTerms; ++j) {
-    double numerator = 1;
-    if (j > 0) {
-      const double m = j / 2;
-      numerator = j % 2 == 0 ? m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
-                             : -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-    }
-    d = 1 + numerator * d;
-    if (std::fabs(d) < kTiny) d = kTiny;
-    d = 1 / d;
-    c = 1 + numerator / c;
-    if (std::fabs(c) < kTiny) c = kTiny;
-    const double delta = c * d;
-    f *= delta;
-    if (std::fabs(delta - 1) < kEpsilon) break;
-  }
-  const double log_front =
-      a * std::log(x) + b * std::log1p(-x) - (std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b));
-  return std::exp(log_front) / a * f;
-}
-
-// "12 of 20 samples ran during host slow-downs", naming every reason that applies.
-std::string describe_disturbed(std::size_t n, const disturbance_counts& c) {
-  const std::size_t disturbed = n - c.n_clean;
-  if (c.n_host_slowdown > 0 && c.n_context_switch == 0) {
-    return fmt::format("{} of {} samples ran during host slow-downs", disturbed, n);
-  }
-  if (c.n_context_switch > 0 && c.n_host_slowdown == 0) {
-    return fmt::format("{} of {} samples had involuntary context switches", disturbed, n);
-  }
-  return fmt::format(
-      "{} of {} samples were disturbed ({} ran during host slow-downs, {} had involuntary "
-      "context switches)",
-      disturbed, n, c.n_host_slowdown, c.n_context_switch);
-}
-
-std::string percent(double fraction) {
-  return fmt::format("{:.3g}%", 100 * fraction);
-}
-
-[[noreturn]] void counts_do_not_fit(const phase_statistics& s, const disturbance_counts& c) {
-  std::fprintf(stderr,
-               "%s:%d: check failed: disturbance counts (clean %zu, host slow-down %zu, context "
-               "switch %zu, granularity %g) do not fit %zu samples\n",
-               __FILE__, __LINE__, c.n_clean, c.n_host_slowdown, c.n_context_switch, c.granularity,
-               s.n);
-  std::abort();
 }
 
 }  // namespace
@@ -392,30 +325,6 @@ std::optional<drift_test> order_drift(std::span<const double> values_in_sampling
   return drift_of(perm, values_in_sampling_order);
 }
 
-double binomial_half_cdf(std::size_t n, std::size_t k) {
-  if (k >= n) return 1;
-  // Sum from k downwards, where terms shrink geometrically once below the mode; past the middle,
-  // the symmetric complement keeps the sum short.
-  if (2 * k > n) return 1 - binomial_half_cdf(n, n - k - 1);
-  const double nd = static_cast<double>(n);
-  double j = static_cast<double>(k);
-  double term = std::exp(std::lgamma(nd + 1) - std::lgamma(j + 1) - std::lgamma(nd - j + 1) -
-                         nd * std::log(2.0));
-  double sum = 0;
-  while (term > 0) {
-    sum += term;
-    if (j == 0 || term < sum * 1e-17) break;
-    term *= j / (nd - j + 1);  // C(n, j-1) / C(n, j)
-    j -= 1;
-  }
-  return std::min(sum, 1.0);
-}
-
-double student_t_two_sided_p(double t, double dof) {
-  if (std::isinf(t)) return 0;
-  return incomplete_beta(dof / 2, 0.5, dof / (dof + t * t));
-}
-
 phase_statistics summarize(std::span<const double> values_in_sampling_order) {
   check_size(values_in_sampling_order.size());
   return summarize_view(values_in_sampling_order, {});
@@ -437,150 +346,6 @@ phase_statistics summarize(std::span<const double> values_in_sampling_order,
   }
   const kept_view view{values_in_sampling_order, kept};
   return summarize_view(view, kept);
-}
-
-std::string_view to_string(stability level) noexcept {
-  switch (level) {
-    case stability::stable:
-      return "stable";
-    case stability::noisy:
-      return "noisy";
-    case stability::unstable:
-      return "unstable";
-  }
-  return "unknown";
-}
-
-std::optional<estimate> floor_estimate(const phase_statistics& s, double granularity) {
-  if (!s.min_ci || !s.min_gap) return std::nullopt;
-  if (!(granularity > 0) || *s.min_gap > granularity) return s.min_ci;
-  estimate e = *s.min_ci;
-  e.lower = e.point - granularity;
-  e.method = kOneStepMethod;
-  return e;
-}
-
-verdict judge(const phase_statistics& s, const disturbance_counts& c) {
-  const std::size_t n = s.n;
-  if (c.n_clean > n || c.n_host_slowdown > n || c.n_context_switch > n ||
-      n - c.n_clean > c.n_host_slowdown + c.n_context_switch || !(c.granularity >= 0)) {
-    counts_do_not_fit(s, c);
-  }
-  if (n == 0) {
-    return {stability::unstable, "no samples were taken",
-            fmt::format("take samples: --samples N with N >= {}, or --samples auto",
-                        kMinSamplesForVerdict)};
-  }
-  if (n < kMinSamplesForVerdict) {
-    return {stability::unstable,
-            fmt::format("only {} sample{}: too few to judge", n, n == 1 ? "" : "s"),
-            fmt::format("take at least {} samples (--samples {}), or --samples auto",
-                        kMinSamplesForVerdict, kMinSamplesForVerdict)};
-  }
-  const std::size_t disturbed = n - c.n_clean;
-  if (c.n_clean == 0) {
-    return {stability::unstable,
-            fmt::format("{}: none was clean, so the minimum itself may be slowed",
-                        describe_disturbed(n, c)),
-            "rerun when the host is quieter, with more samples, and read the minimum"};
-  }
-  if (c.granularity > 0 && *s.spread <= kStableSpreadSteps * c.granularity) {
-    return {stability::stable,
-            fmt::format("all {} samples lie within {:.3g} clock steps of each other", n,
-                        *s.spread / c.granularity),
-            "none needed: the clock's granularity, not noise, bounds the figure; run more calls "
-            "per sample (--batch) to resolve it further"};
-  }
-  if (*s.min <= 0) {
-    return {stability::unstable,
-            fmt::format("the minimum is {:.4g}, not above zero, so no relative figure means "
-                        "anything: the workload is as short as the timer's own cost varies",
-                        *s.min),
-            "run more calls per sample (--batch K, or a larger --min-sample-time)"};
-  }
-  const estimate floor_ci = *floor_estimate(s, c.granularity);  // n >= 2
-  const bool one_step = floor_ci.method == kOneStepMethod;
-  const double ci_width = *floor_ci.relative_width();
-  const char* ci_name = one_step ? "one clock step" : "Robson-Whitlock";
-  if (ci_width > kNoisyMinCiWidth) {
-    return {stability::unstable,
-            fmt::format("the minimum's 95% interval ({}) is {} of it wide, more than {}", ci_name,
-                        percent(ci_width), percent(kNoisyMinCiWidth)),
-            fmt::format("take more samples (--samples auto --target {}) and rerun when the host "
-                        "is quieter",
-                        percent(kStableMinCiWidth))};
-  }
-  if (static_cast<double>(disturbed) > kNoisyDisturbedFraction * static_cast<double>(n)) {
-    return {stability::noisy, describe_disturbed(n, c), "take more samples and read the minimum"};
-  }
-  if (s.drift && s.drift->significant && std::fabs(s.drift->spearman_rho) >= kDriftMinAbsRho) {
-    return {stability::noisy,
-            fmt::format("the values trend {} with sampling order (Spearman rho {:.2f}, p {:.2g})",
-                        s.drift->spearman_rho > 0 ? "upwards" : "downwards", s.drift->spearman_rho,
-                        *s.drift->p_value),
-            "warm up longer (--warmup) and check that the workload carries no state from one "
-            "sample to the next"};
-  }
-  if (ci_width > kStableMinCiWidth) {
-    return {
-        stability::noisy,
-        fmt::format("the minimum's 95% interval ({}) is {} of it wide, more than {}", ci_name,
-                    percent(ci_width), percent(kStableMinCiWidth)),
-        fmt::format("take more samples (--samples auto --target {})", percent(kStableMinCiWidth))};
-  }
-  const double bulk = (*s.p95 - *s.min) / *s.min;
-  if (bulk > kStableBulkSpread) {
-    return {stability::noisy,
-            fmt::format("the 95th percentile lies {} above the minimum", percent(bulk)),
-            "read the minimum, not the mean: the upper tail carries host noise"};
-  }
-  const std::string floor_text =
-      floor_ci.width() == 0 ? std::string("the minimum repeats (its 95% interval has zero width)")
-      : one_step
-          ? fmt::format("the minimum is known to one clock step ({} of it)", percent(ci_width))
-          : fmt::format("the minimum's 95% interval is {} of it wide", percent(ci_width));
-  return {stability::stable,
-          fmt::format("{} and 95% of the samples lie within {} of it", floor_text, percent(bulk)),
-          "none needed"};
-}
-
-stop_decision auto_sampling_target_reached(const phase_statistics& s, double target_relative_width,
-                                           double granularity) {
-  if (!(target_relative_width > 0) || std::isinf(target_relative_width)) {
-    throw usage_error(fmt::format(
-        "target {} is not accepted: give a positive fraction of the minimum, e.g. 0.001 (0.1%)",
-        target_relative_width));
-  }
-  stop_decision d;
-  if (s.n < kMinSamplesForAutoStop || !s.min_ci) {
-    d.reason = fmt::format("{} samples so far; the minimum needs at least {}", s.n,
-                           kMinSamplesForAutoStop);
-    return d;
-  }
-  const estimate ci = *floor_estimate(s, granularity);
-  if (ci.point > 0) d.relative_width = ci.relative_width();
-  if (ci.width() == 0) {
-    d.target_reached = true;
-    d.reason =
-        fmt::format("the minimum repeats: its 95% interval has zero width after {} samples", s.n);
-  } else if (d.relative_width && *d.relative_width <= target_relative_width) {
-    d.target_reached = true;
-    d.reason = fmt::format("the minimum's 95% interval is {} of it wide, within the target {}",
-                           percent(*d.relative_width), percent(target_relative_width));
-  } else if (granularity > 0 && ci.width() <= granularity) {
-    d.target_reached = true;
-    d.reason = fmt::format(
-        "the minimum's 95% interval is {:.3g} clock steps wide: it cannot shrink further",
-        ci.width() / granularity);
-  } else if (d.relative_width) {
-    d.reason = fmt::format("the minimum's 95% interval is {} of it wide, wider than the target {}",
-                           percent(*d.relative_width), percent(target_relative_width));
-  } else {
-    d.reason =
-        "the minimum is not above zero, so its interval has no relative width, and it is "
-        "wider than one clock step";
-  }
-  return d;
 }
 
 }  // namespace harness::stats

@@ -1,0 +1,90 @@
+// The report model: every phase analysed once, and the baseline set against the prepared phase.
+#include "harness/analysis.hpp"
+
+#include <algorithm>
+
+namespace harness {
+namespace {
+
+stats::disturbance_counts counts_of(const phase_result& phase, const clock_facts& clock) {
+  stats::disturbance_counts c;
+  c.n_clean = phase.values.size() - phase.disturbed_count();
+  c.n_host_slowdown = phase.host_slowdown_count();
+  c.n_context_switch = phase.context_switch_count();
+  c.granularity = clock.resolution() / static_cast<double>(phase.batch);
+  return c;
+}
+
+}  // namespace
+
+phase_analysis analyze(const phase_result& phase, const clock_facts& clock) {
+  phase_analysis a;
+  a.phase = &phase;
+  a.all = stats::summarize(phase.values);
+  if (phase.kind == phase_kind::first) return a;
+  const std::size_t disturbed = phase.disturbed_count();
+  if (disturbed > 0 && disturbed < phase.values.size()) {
+    a.clean =
+        stats::summarize(phase.values, [&phase](std::size_t i) { return !phase.disturbed(i); });
+  }
+  a.verdict = stats::judge(a.all, counts_of(phase, clock));
+  return a;
+}
+
+std::optional<spread_change> compare_spread(const stats::phase_statistics& baseline,
+                                            const stats::phase_statistics& prepared) {
+  if (!baseline.spread_percent || !prepared.spread_percent) return std::nullopt;
+  spread_change c{*baseline.spread_percent, *prepared.spread_percent, std::nullopt};
+  if (c.prepared_percent > 0 && c.baseline_percent > 0) {
+    c.factor = c.baseline_percent / c.prepared_percent;
+  }
+  return c;
+}
+
+std::optional<host_speed_change> compare_host_speed(const phase_result& baseline,
+                                                    const phase_result& prepared) {
+  if (baseline.reference_best == 0 || prepared.reference_best == 0) return std::nullopt;
+  host_speed_change c;
+  c.baseline_best = baseline.reference_best;
+  c.prepared_best = prepared.reference_best;
+  c.baseline_slower = c.baseline_best > c.prepared_best;
+  c.ratio = static_cast<double>(std::max(c.baseline_best, c.prepared_best)) /
+            static_cast<double>(std::min(c.baseline_best, c.prepared_best));
+  return c;
+}
+
+std::vector<const phase_result*> phases_of(const workload_result& result) {
+  std::vector<const phase_result*> phases;
+  if (result.first) phases.push_back(&*result.first);
+  if (result.baseline) phases.push_back(&*result.baseline);
+  if (result.prepared) phases.push_back(&*result.prepared);
+  return phases;
+}
+
+const phase_analysis* workload_analysis::find(phase_kind kind) const noexcept {
+  const auto found = std::find_if(phases.begin(), phases.end(), [kind](const phase_analysis& p) {
+    return p.phase->kind == kind;
+  });
+  return found == phases.end() ? nullptr : &*found;
+}
+
+report_model analyze_run(const run_report& run) {
+  report_model model;
+  model.run = &run;
+  model.workloads.reserve(run.results.size());
+  for (const workload_result& r : run.results) {
+    workload_analysis& w = model.workloads.emplace_back();
+    w.result = &r;
+    for (const phase_result* p : phases_of(r))
+      w.phases.push_back(analyze(*p, run.clock));
+    const phase_analysis* base = w.find(phase_kind::baseline);
+    const phase_analysis* prep = w.find(phase_kind::prepared);
+    if (base != nullptr && prep != nullptr) {
+      w.spread = compare_spread(base->all, prep->all);
+      w.host_speed = compare_host_speed(*base->phase, *prep->phase);
+    }
+  }
+  return model;
+}
+
+}  // namespace harness

@@ -1,0 +1,222 @@
+// Deciding `harness compare`: per workload, each side's floor from the reports that confirmed it,
+// B faster or slower only when the floors are apart, and the host-speed check across the sides.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string_view>
+
+#include "compare/figures.hpp"
+#include "harness/compare.hpp"
+
+namespace harness::compare {
+namespace {
+
+using detail::figure;
+using detail::interval_text;
+
+const workload_run* find(const run_file& run, const std::string& name) {
+  const auto found = std::find_if(run.workloads.begin(), run.workloads.end(),
+                                  [&](const workload_run& w) { return w.name == name; });
+  return found == run.workloads.end() ? nullptr : &*found;
+}
+
+std::vector<double> scaled(const std::vector<double>& values, double scale) {
+  std::vector<double> out(values);
+  for (double& v : out)
+    v *= scale;
+  return out;
+}
+
+std::string side_name(std::string_view side, const run_file& run, std::size_t count) {
+  return count == 1 ? std::string(side) : fmt::format("{} ({})", side, run.source);
+}
+
+// One side's result for `name`, in the comparison's unit (`scales` per report).
+side_result summarize_side(std::string_view side, const std::vector<run_file>& runs,
+                           const std::vector<double>& scales, const std::string& name) {
+  side_result r;
+  std::vector<double> minimums;
+  bool every_floor = true;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const workload_run* w = find(runs[i], name);
+    if (w == nullptr) continue;
+    if (!w->floor_confirmed) {
+      // A minimum the run itself could not confirm may come from a slowed host: left out.
+      ++r.unconfirmed;
+      r.notes.push_back(
+          w->floor_recorded
+              ? fmt::format("{}: the floor was not confirmed, so the report is left out: {}",
+                            side_name(side, runs[i], runs.size()), w->floor_reason)
+              : fmt::format("{}: written without a floor confirmation (an older harness), so the "
+                            "report is left out",
+                            side_name(side, runs[i], runs.size())));
+      continue;
+    }
+    const stats::phase_statistics s = stats::summarize(scaled(w->values, scales[i]));
+    const double granularity =
+        runs[i].granularity_ticks > 0 ? runs[i].granularity_ticks : runs[i].step_ticks;
+    const double step =
+        granularity / static_cast<double>(std::max<std::uint64_t>(w->batch, 1)) * scales[i];
+    r.fewest_samples = r.reports == 0 ? s.n : std::min(r.fewest_samples, s.n);
+    ++r.reports;
+    r.step = std::max(r.step, step);
+    if (!w->verdict.empty() && w->verdict != "stable") {
+      r.notes.push_back(fmt::format("{} judged its prepared phase {}: {}",
+                                    side_name(side, runs[i], runs.size()), w->verdict,
+                                    w->verdict_reason));
+    }
+    if (!s.min) {
+      every_floor = false;
+      continue;
+    }
+    minimums.push_back(*s.min);
+    if (!s.min_ci) {
+      every_floor = false;
+      continue;
+    }
+    const floor_interval widened{s.min_ci->lower - step, *s.min + step};
+    r.floor = r.floor ? floor_interval{std::min(r.floor->lower, widened.lower),
+                                       std::max(r.floor->upper, widened.upper)}
+                      : widened;
+  }
+  if (!every_floor || r.reports == 0) r.floor.reset();
+  if (!minimums.empty()) {
+    std::sort(minimums.begin(), minimums.end());
+    r.min = stats::median_sorted(minimums);
+    r.lowest_min = minimums.front();
+    r.highest_min = minimums.back();
+  }
+  return r;
+}
+
+bool whole_ticks(const std::vector<run_file>& runs, const std::string& name) {
+  return std::all_of(runs.begin(), runs.end(), [&](const run_file& run) {
+    const workload_run* w = find(run, name);
+    return w == nullptr || w->batch == 1;
+  });
+}
+
+std::optional<double> fastest_reference(const std::vector<run_file>& runs,
+                                        const std::vector<double>& scales) {
+  std::optional<double> best;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (const workload_run& w : runs[i].workloads) {
+      if (!w.reference_best || *w.reference_best == 0) continue;
+      const double v = static_cast<double>(*w.reference_best) * scales[i];
+      best = best ? std::min(*best, v) : v;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string_view to_string(outcome o) noexcept {
+  switch (o) {
+    case outcome::faster:
+      return "B faster";
+    case outcome::slower:
+      return "B slower";
+    case outcome::not_shown:
+      return "no difference shown";
+    case outcome::undefined:
+      return "not compared";
+  }
+  return "not compared";
+}
+
+comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_file>& b) {
+  if (a.empty() || b.empty()) throw std::invalid_argument("compare_runs: a side without reports");
+  comparison c;
+  const std::string& clock = a.front().clock;
+  const auto one_clock = [&](const run_file& r) { return r.clock == clock; };
+  c.same_clock =
+      std::all_of(a.begin(), a.end(), one_clock) && std::all_of(b.begin(), b.end(), one_clock);
+  c.unit = c.same_clock ? "ticks of " + clock : "ns";
+  const auto scales_of = [&](const std::vector<run_file>& runs) {
+    std::vector<double> scales;
+    for (const run_file& r : runs)
+      scales.push_back(c.same_clock ? 1.0 : 1e9 / r.ticks_per_second);
+    return scales;
+  };
+  const std::vector<double> scale_a = scales_of(a);
+  const std::vector<double> scale_b = scales_of(b);
+  c.slowdown_factor = 0;
+  for (const auto* side : {&a, &b}) {
+    for (const run_file& r : *side)
+      c.slowdown_factor = std::max(c.slowdown_factor, r.slowdown_factor);
+  }
+
+  // Workload names in order of first appearance on each side.
+  const auto names_of = [](const std::vector<run_file>& runs) {
+    std::vector<std::string> names;
+    for (const run_file& r : runs) {
+      for (const workload_run& w : r.workloads) {
+        if (std::find(names.begin(), names.end(), w.name) == names.end()) names.push_back(w.name);
+      }
+    }
+    return names;
+  };
+  const std::vector<std::string> names_a = names_of(a);
+  const std::vector<std::string> names_b = names_of(b);
+  for (const std::string& name : names_b) {
+    if (std::find(names_a.begin(), names_a.end(), name) == names_a.end())
+      c.only_in_b.push_back(name);
+  }
+
+  for (const std::string& name : names_a) {
+    if (std::find(names_b.begin(), names_b.end(), name) == names_b.end()) {
+      c.only_in_a.push_back(name);
+      continue;
+    }
+    workload_comparison w;
+    w.name = name;
+    w.a = summarize_side("A", a, scale_a, name);
+    w.b = summarize_side("B", b, scale_b, name);
+    w.whole_ticks = c.same_clock && whole_ticks(a, name) && whole_ticks(b, name);
+    if (w.a.min && w.b.min && *w.a.min > 0) w.ratio = *w.b.min / *w.a.min;
+    const bool integral = w.whole_ticks;
+    if (w.a.reports == 0 || w.b.reports == 0) {
+      w.result = outcome::undefined;
+      w.reason = fmt::format(
+          "{} confirmed its floor: a minimum the run could not confirm may come from a slowed "
+          "host; rerun (several runs per side give more chances)",
+          w.a.reports == 0 && w.b.reports == 0 ? "no report on either side"
+          : w.a.reports == 0                   ? "no report of A"
+                                               : "no report of B");
+    } else if (!w.a.floor || !w.b.floor || w.a.fewest_samples < stats::kMinSamplesForVerdict ||
+               w.b.fewest_samples < stats::kMinSamplesForVerdict) {
+      // The verdicts' own threshold: with fewer samples the minimum may not have come near the
+      // floor, and the floor's interval is too loose to trust.
+      w.result = outcome::undefined;
+      w.reason =
+          fmt::format("every report needs {} samples or more to compare; the fewest are A {}, B {}",
+                      stats::kMinSamplesForVerdict, w.a.fewest_samples, w.b.fewest_samples);
+    } else if (w.b.floor->upper < w.a.floor->lower) {
+      w.result = outcome::faster;
+      w.reason = fmt::format("B's floor {} lies below A's {}", interval_text(*w.b.floor, integral),
+                             interval_text(*w.a.floor, integral));
+    } else if (w.a.floor->upper < w.b.floor->lower) {
+      w.result = outcome::slower;
+      w.reason = fmt::format("B's floor {} lies above A's {}", interval_text(*w.b.floor, integral),
+                             interval_text(*w.a.floor, integral));
+    } else {
+      w.result = outcome::not_shown;
+      w.reason = fmt::format("the floors overlap: A {}, B {}", interval_text(*w.a.floor, integral),
+                             interval_text(*w.b.floor, integral));
+    }
+    c.workloads.push_back(std::move(w));
+  }
+
+  c.a_reference = fastest_reference(a, scale_a);
+  c.b_reference = fastest_reference(b, scale_b);
+  if (c.a_reference && c.b_reference) {
+    const double ratio =
+        std::max(*c.a_reference, *c.b_reference) / std::min(*c.a_reference, *c.b_reference);
+    c.host_speed_differs = ratio > c.slowdown_factor;
+  }
+  return c;
+}
+
+}  // namespace harness::compare

@@ -1,0 +1,108 @@
+// `harness compare` for people: what is compared and how, one row per workload (the shared table
+// renderer), the reasons and notes, the host check, the workloads found on one side only.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+
+#include <ostream>
+#include <string_view>
+
+#include "compare/figures.hpp"
+#include "harness/compare.hpp"
+#include "report/table.hpp"
+
+namespace harness::compare {
+
+using detail::figure;
+
+void write_text(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
+                const std::vector<run_file>& b) {
+  const auto described = [](const std::vector<run_file>& runs) {
+    std::vector<std::string> parts;
+    for (const run_file& run : runs)
+      parts.push_back(run.date.empty() ? run.source : fmt::format("{} ({})", run.source, run.date));
+    return fmt::format("{}", fmt::join(parts, ", "));
+  };
+  fmt::print(out, "A: {}\nB: {}\n", described(a), described(b));
+  if (c.same_clock) {
+    fmt::print(out, "figures: ticks of {} per call, prepared phases, timer overhead subtracted\n",
+               a.front().clock);
+  } else {
+    fmt::print(out,
+               "figures: ns per call, prepared phases, timer overhead subtracted (the reports used "
+               "different clocks: each one's ticks converted with its own ticks_per_second)\n");
+  }
+  const bool several = a.size() > 1 || b.size() > 1;
+  fmt::print(out,
+             "estimator: the minimum of each report whose floor was confirmed; its 95% "
+             "Robson-Whitlock interval for the floor, widened by one granularity step of the "
+             "clock each way{}; B is faster or slower only when the floors are apart\n",
+             several ? ", joined over each side's reports (a side's min is the median of its "
+                       "reports' minimums)"
+                     : "");
+
+  // The name and the verdict read left to right; figures line up on the right.
+  using report_detail::align;
+  report_detail::text_table table{{{"workload", align::left},
+                                   {"A min", align::right},
+                                   {"B min", align::right},
+                                   {"B/A", align::right},
+                                   {"change", align::right},
+                                   {"verdict", align::left}},
+                                  {}};
+  for (const auto& w : c.workloads) {
+    const bool integral = w.whole_ticks;
+    table.rows.push_back({w.name, w.a.min ? figure(*w.a.min, integral) : "-",
+                          w.b.min ? figure(*w.b.min, integral) : "-",
+                          w.ratio ? fmt::format("{:.4f}", *w.ratio) : "-",
+                          w.ratio ? fmt::format("{:+.2f}%", (*w.ratio - 1) * 100) : "-",
+                          std::string(to_string(w.result))});
+  }
+  for (const std::string& line : report_detail::render_text(table).lines)
+    fmt::print(out, "{}\n", line);
+  const auto spread = [](std::string_view side, const side_result& s, bool integral) {
+    if (s.reports < 2 || !s.lowest_min || !s.highest_min) return std::string();
+    return fmt::format("; {}'s minimums over {} reports: {} to {}{}", side, s.reports,
+                       figure(*s.lowest_min, integral), figure(*s.highest_min, integral),
+                       *s.lowest_min > 0 ? fmt::format(" ({:.2f}% apart)",
+                                                       (*s.highest_min / *s.lowest_min - 1) * 100)
+                                         : std::string());
+  };
+  for (const auto& w : c.workloads) {
+    fmt::print(out, "  {}: {}{}{}\n", w.name, w.reason, spread("A", w.a, w.whole_ticks),
+               spread("B", w.b, w.whole_ticks));
+    for (const auto* notes : {&w.a.notes, &w.b.notes}) {
+      for (const auto& note : *notes)
+        fmt::print(out, "    note: {}\n", note);
+    }
+  }
+
+  if (!several && !c.workloads.empty()) {
+    fmt::print(out,
+               "  note: one report per side, so the run-to-run variation (code and data "
+               "placement, address space randomisation) is not in the floors; two runs of one "
+               "build can differ by more than either's interval: give several reports per side "
+               "(-a A1.json -a A2.json ... -b B1.json ...)\n");
+  }
+  if (c.a_reference && c.b_reference) {
+    const double ratio = *c.b_reference / *c.a_reference;
+    fmt::print(out, "host: fastest reference loop A {}, B {} {} (B/A {:.3f})",
+               figure(*c.a_reference, c.same_clock), figure(*c.b_reference, c.same_clock),
+               c.same_clock ? "ticks" : "ns", ratio);
+    if (c.host_speed_differs) {
+      fmt::print(out,
+                 ": the CPU ran {} more than {:.2f}x slower, a slowed host or a lower clock for "
+                 "that whole side, so the figures do not compare directly; repeat the runs\n",
+                 ratio > 1 ? "B" : "A", c.slowdown_factor);
+    } else {
+      fmt::print(out, ": both sides saw the same CPU speed within {:.2f}x\n", c.slowdown_factor);
+    }
+  } else {
+    fmt::print(out, "host: a side without reference-loop runs: the CPU speed was not compared\n");
+  }
+  if (!c.only_in_a.empty()) fmt::print(out, "only in A: {}\n", fmt::join(c.only_in_a, ", "));
+  if (!c.only_in_b.empty()) fmt::print(out, "only in B: {}\n", fmt::join(c.only_in_b, ", "));
+  if (c.workloads.empty()) fmt::print(out, "no workload was sampled on both sides\n");
+}
+
+}  // namespace harness::compare

@@ -1,0 +1,152 @@
+// The experiment for one workload, in the Stopwatch article's order: timer overhead, cold first
+// call, batch calibration, unprepared baseline, preparation, warmup, prepared samples, restore.
+//
+// Errors (docs/errors.md): only an exception that escapes the workload's own call (the sampler
+// hands it on as detail::workload_threw) is "the workload threw", kept in workload_result::error.
+// Any other exception is the harness's own failure: it leaves run_workload, after the preparation
+// guard's destructor has put affinity, priority and memory locking back.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "experiment/sampler.hpp"
+#include "harness/log.hpp"
+#include "harness/runner.hpp"
+
+namespace harness {
+namespace {
+
+// A cold first call is often 2-4x slower than a warm one; a workload whose first call is within
+// this factor of the goal may be short once warm, so it is calibrated (three calls suffice).
+constexpr std::uint64_t kColdCallSlowdown = 4;
+
+phase_result single_sample(phase_kind kind, std::uint64_t raw, std::uint64_t overhead) {
+  phase_result phase;
+  phase.kind = kind;
+  phase.overhead = overhead;
+  phase.values.push_back(static_cast<double>(raw) - static_cast<double>(overhead));
+  phase.host_slowdown.push_back(false);
+  return phase;
+}
+
+// What run_workload's caller may get wrong: checked at the public API's edge (the command line
+// checks its own flags first, so there this never fires).
+void check_options(const run_options& options) {
+  if (options.auto_samples && !(options.target > 0 && std::isfinite(options.target))) {
+    throw std::invalid_argument(
+        fmt::format("run_workload: target {} is not a positive, finite fraction of the minimum",
+                    options.target));
+  }
+}
+
+// Says on the log (level info) and on the progress channel, when there is one, which stage of
+// the experiment begins.
+void announce(const run_options& options, const std::string& name, std::string_view stage,
+              std::string_view detail = {}) {
+  logger().info("{}: {}{}", name, stage, detail);
+  if (options.progress) options.progress({.workload = name, .stage = stage});
+}
+
+// The phases in order, into `result`; preparation is applied through `prep` before the warmup.
+void run_phases(const workload_instance& workload, const run_options& options,
+                const clock_facts& facts, platform::os_interface& os, preparation& prep,
+                workload_result& result) {
+  const clock_source& clock = *facts.clock;
+  // The overhead is measured first: it runs no workload code, so the first call stays cold.
+  const std::uint64_t cold_overhead = measure_overhead(clock, options.tuning.overhead_samples);
+  announce(options, result.name, "cold first call");
+  std::uint64_t iterations = 0;
+  const std::uint64_t first_raw = detail::timed_sample(workload, clock, 1, iterations);
+  result.first = single_sample(phase_kind::first, first_raw, cold_overhead);
+  result.iterations_per_call = iterations;
+
+  // A sample lasts 1000 steps of back-to-back reads: longer than both the clock's granularity
+  // and its read cost, whose jitter the overhead subtraction leaves in each sample.
+  result.min_sample_ticks = options.min_sample_time
+                                ? detail::seconds_to_ticks(*options.min_sample_time, clock)
+                                : static_cast<std::uint64_t>(options.tuning.min_sample_steps *
+                                                             static_cast<double>(facts.step));
+  if (options.batch) {
+    result.batch = *options.batch;
+  } else if (first_raw - std::min(first_raw, cold_overhead) <
+             kColdCallSlowdown * result.min_sample_ticks) {
+    result.batch = detail::calibrate_batch(workload, clock, cold_overhead, result.min_sample_ticks);
+    result.batch_calibrated = true;
+  }
+  // What one sample should last, to pace the side checks: the calibration's goal, or the cold
+  // first call (an upper bound) times the batch.
+  const double expected_seconds =
+      result.batch_calibrated ? clock.to_seconds(result.min_sample_ticks)
+                              : clock.to_seconds(first_raw) * static_cast<double>(result.batch);
+
+  // The floor's context: the clock's granularity per call, and the fastest reference run known
+  // (the history's, then the baseline's too).
+  floor_context floor;
+  floor.granularity = facts.resolution() / static_cast<double>(result.batch);
+  floor.fastest_reference = options.memory.fastest_reference;
+  floor.fastest_reference_remembered = options.memory.fastest_reference_remembered;
+
+  if (options.baseline && stop_signal() == 0) {
+    announce(options, result.name, "unprepared samples", fmt::format(" (batch {})", result.batch));
+    // Only `--samples auto` extends the baseline: taking blocks until its floor is confirmed
+    // would warm it up, and it is there to show the unprepared run.
+    result.baseline = detail::sample_phase({phase_kind::baseline, result.batch, cold_overhead,
+                                            expected_seconds, options.auto_samples, floor},
+                                           workload, options, facts, os);
+    if (result.baseline->reference_best > 0 &&
+        (!floor.fastest_reference || result.baseline->reference_best < *floor.fastest_reference)) {
+      floor.fastest_reference = result.baseline->reference_best;
+      floor.fastest_reference_remembered = false;
+    }
+    if (result.baseline->floor) floor.baseline_floor = result.baseline->floor->floor;
+  }
+
+  if (stop_signal() == 0) {
+    prep.apply(preparation_plan{options.cpu, options.priority, options.lock_memory});
+    announce(
+        options, result.name, "warmup",
+        fmt::format(" for {} ms",
+                    std::chrono::duration_cast<std::chrono::milliseconds>(options.warmup).count()));
+    result.warmup = detail::warm_up(workload, result.batch, options, clock);
+    if (const std::uint64_t r = result.warmup.reference_best;
+        r > 0 && (!floor.fastest_reference || r < *floor.fastest_reference)) {
+      floor.fastest_reference = r;
+      floor.fastest_reference_remembered = false;
+    }
+  }
+  if (stop_signal() == 0) {
+    // Measured again now that the process is pinned, raised and warm.
+    const std::uint64_t overhead = measure_overhead(clock, options.tuning.overhead_samples);
+    announce(options, result.name, "prepared samples");
+    if (options.memory.floor_of)
+      floor.remembered_floor = options.memory.floor_of(result.name, result.batch);
+    result.prepared = detail::sample_phase(
+        {phase_kind::prepared, result.batch, overhead, expected_seconds, true, floor}, workload,
+        options, facts, os);
+  }
+}
+
+}  // namespace
+
+workload_result run_workload(const workload_instance& workload, const run_options& options,
+                             const clock_facts& facts, platform::os_interface& os) {
+  check_options(options);
+  workload_result result;
+  result.name = workload.display_name();
+  preparation prep(os);
+  try {
+    run_phases(workload, options, facts, os, prep, result);
+  } catch (const detail::workload_threw& e) {
+    result.error = e.message();
+  }
+  result.interrupted = stop_signal() != 0;
+  prep.restore();
+  result.preparation = prep.report();
+  if (result.failed()) logger().error("{}: the workload threw: {}", result.name, result.error);
+  return result;
+}
+
+}  // namespace harness

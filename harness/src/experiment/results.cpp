@@ -1,0 +1,64 @@
+// The experiment's result types: the names of their enums and phase_result's members.
+#include <algorithm>
+#include <cmath>
+
+#include "harness/runner.hpp"
+
+namespace harness {
+
+const phase_names& names_of(phase_kind kind) noexcept {
+  // In the enum's order.
+  static constexpr phase_names kNames[] = {
+      {"first call", "first", 0},
+      {"baseline", "baseline", 1},
+      {"prepared", "prepared", 2},
+  };
+  return kNames[static_cast<int>(kind)];
+}
+
+const stop_names& names_of(stop_reason reason) noexcept {
+  // In the enum's order.
+  static constexpr stop_names kNames[] = {
+      {"the requested sample count", "count"},
+      {"the requested samples, then more blocks until the floor was confirmed", "confirmed"},
+      {"the target interval was met at two checks in a row and the floor confirmed", "target"},
+      {"--max-time elapsed before sampling could stop", "max_time"},
+      {"the sample limit was reached before the target", "max_samples"},
+      {"interrupted", "interrupted"},
+  };
+  return kNames[static_cast<int>(reason)];
+}
+
+std::uint64_t phase_result::raw(std::size_t i) const noexcept {
+  return static_cast<std::uint64_t>(
+      std::llround(values[i] * static_cast<double>(batch) + static_cast<double>(overhead)));
+}
+
+std::size_t phase_result::block_of(std::size_t i) const noexcept {
+  const auto after =
+      std::upper_bound(blocks.begin(), blocks.end(), i,
+                       [](std::size_t v, const sample_block& b) { return v < b.first; });
+  return after == blocks.begin() ? blocks.size()
+                                 : static_cast<std::size_t>(after - blocks.begin()) - 1;
+}
+
+bool phase_result::disturbed(std::size_t i) const noexcept {
+  return host_slowdown[i] || (!context_switch.empty() && context_switch[i]);
+}
+
+std::size_t phase_result::disturbed_count() const noexcept {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    n += disturbed(i) ? 1 : 0;
+  return n;
+}
+
+std::size_t phase_result::host_slowdown_count() const noexcept {
+  return static_cast<std::size_t>(std::count(host_slowdown.begin(), host_slowdown.end(), true));
+}
+
+std::size_t phase_result::context_switch_count() const noexcept {
+  return static_cast<std::size_t>(std::count(context_switch.begin(), context_switch.end(), true));
+}
+
+}  // namespace harness

@@ -1,0 +1,92 @@
+// What the experiment's files share (internal): the timed sample, the reference loop, and the
+// sampler's entry points.
+//
+//   experiment.cpp   run_workload: first call, baseline, preparation, warmup, prepared, restore
+//   sampler.cpp      sample_phase (blocks, gaps, host slow-downs, progress) and warm_up
+//   calibration.cpp  the clock's facts, the timer overhead, the batch
+//   stop.cpp         the stop request of SIGINT/SIGTERM
+//   results.cpp      the result types' names and members
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "harness/clock.hpp"
+#include "harness/floor.hpp"
+#include "harness/runner.hpp"
+#include "harness/speed_probe.hpp"
+#include "harness/workload.hpp"
+
+namespace harness::detail {
+
+// What escaped the workload's own call, thrown in its place: run_workload catches this and only
+// this as "the workload threw". Any other exception is the harness's own failure and propagates.
+// Deliberately not a std::exception, so no handler for the harness's errors can take it.
+class workload_threw {
+ public:
+  explicit workload_threw(std::string message) : message_(std::move(message)) {}
+  const std::string& message() const noexcept { return message_; }
+
+ private:
+  std::string message_;
+};
+
+// Called inside a catch block around the workload's call: throws workload_threw with the caught
+// exception's message. Out of line, so the timed path stays as short as it was.
+[[noreturn]] void rethrow_as_workload_threw();
+
+// One timed sample: `reps` calls between two clock reads and nothing else, so the raw sample is
+// the calls plus the overhead that measure_overhead() finds for this very path. What the workload
+// throws leaves as workload_threw (the clock reads cannot throw).
+inline std::uint64_t timed_sample(const workload_instance& workload, const clock_source& clock,
+                                  std::uint64_t reps, std::uint64_t& iterations) {
+  const std::uint64_t start = clock.now();
+  try {
+    iterations = workload.run(reps);
+  } catch (...) {
+    rethrow_as_workload_threw();
+  }
+  const std::uint64_t stop = clock.now();
+  return stop - start;
+}
+
+// The reference loop: a fixed chain of dependent multiply-adds, whose time only changes when the
+// CPU runs slower.
+inline std::uint64_t reference_run(const clock_source& clock, std::uint32_t iterations) {
+  return run_probe(probe_kind::multiply_chain, clock, iterations);
+}
+
+inline std::uint64_t seconds_to_ticks(std::chrono::nanoseconds d, const clock_source& clock) {
+  return static_cast<std::uint64_t>(static_cast<double>(d.count()) * 1e-9 *
+                                    clock.ticks_per_second());
+}
+
+struct phase_plan {
+  phase_kind kind;
+  std::uint64_t batch;
+  std::uint64_t overhead;
+  double expected_sample_seconds;  // what one sample should take, to pace the side checks
+  bool extendable;                 // more blocks may follow the planned ones
+  floor_context floor;             // what the floor is checked against (granularity per call...)
+};
+
+// Samples one phase in blocks: the planned ones (a fixed count split evenly), then, when the
+// plan allows, more until the floor is confirmed (and with auto, the target met twice in a row),
+// within max_time. Between blocks the reference loop runs for block_gap.
+phase_result sample_phase(const phase_plan& plan, const workload_instance& workload,
+                          const run_options& options, const clock_facts& facts,
+                          platform::os_interface& os);
+
+// Warms up with the very call that samples ("use the same mechanisms for warming up as for
+// running"), until `options.warmup` of steady_clock time has passed.
+warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
+                      const run_options& options, const clock_source& clock);
+
+// Finds how many calls make a sample of at least `min_ticks`: grows the batch until the fastest
+// of three samples reaches it.
+std::uint64_t calibrate_batch(const workload_instance& workload, const clock_source& clock,
+                              std::uint64_t overhead, std::uint64_t min_ticks);
+
+}  // namespace harness::detail

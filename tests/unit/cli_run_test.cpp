@@ -1,0 +1,149 @@
+// `harness run` from the command line to the report on a fake machine: a fake OS, a fake clock
+// whose every reading is exact, a doctor and a context that read nothing. Every figure is known
+// in advance, so the report is asserted exactly where it matters.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli.hpp"
+#include "fakes.hpp"
+
+namespace harness::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// A call of the workload costs exactly this many ticks of the fake clock (100 us at 1e9/s).
+constexpr std::uint64_t kCost = 100'000;
+
+// The run owns the OS layer it is given; this one passes every call on to a fake the test keeps,
+// so its state can be looked at after the run.
+class forwarding_os final : public platform::os_interface {
+ public:
+  explicit forwarding_os(platform::os_interface& to) : to_(to) {}
+  std::string name() const override { return to_.name(); }
+  platform::cpu_list affinity() override { return to_.affinity(); }
+  platform::step_result set_affinity(const platform::cpu_list& cpus) override {
+    return to_.set_affinity(cpus);
+  }
+  platform::priority_snapshot save_priority() override { return to_.save_priority(); }
+  std::vector<platform::step_result> raise_priority(platform::priority_level level) override {
+    return to_.raise_priority(level);
+  }
+  std::vector<platform::step_result> restore_priority(
+      const platform::priority_snapshot& saved) override {
+    return to_.restore_priority(saved);
+  }
+  std::string describe_priority() override { return to_.describe_priority(); }
+  platform::step_result lock_memory() override { return to_.lock_memory(); }
+  platform::step_result unlock_memory() override { return to_.unlock_memory(); }
+  std::optional<std::uint64_t> involuntary_switches() override {
+    return to_.involuntary_switches();
+  }
+
+ private:
+  platform::os_interface& to_;
+};
+
+struct fake_machine {
+  // A read costs 1 us of fake time: the 50 ms gaps between blocks then take ~16,000 runs of the
+  // reference loop, not 16 million.
+  testing::stepping_clock clock{1000};
+  workload_registry registry;
+  testing::fake_os os;  // what the run was given, to look at afterwards
+  machine host;
+
+  fake_machine() {
+    registry.add(
+        workload("exact", detail::make_invoker([this] { clock.advance(kCost); }), false, false));
+    host.os = [this] { return std::make_unique<forwarding_os>(os); };
+    host.clock = [this](std::string_view) -> const clock_source& { return clock; };
+    host.default_clock_reason = [] { return std::string("the test's clock"); };
+    host.measure_clock = [this](const clock_source&) {
+      clock_facts facts{&clock, 1, true};
+      facts.granularity = 1;
+      return facts;
+    };
+    host.calibration = [] { return std::optional<clock_calibration>(); };
+    host.doctor = [](const doctor::doctor_options& options) {
+      doctor::doctor_report report;
+      report.system = "test";
+      report.cpu = options.cpu.value_or(2);
+      report.cpu_reason = "chosen by the test";
+      return report;
+    };
+    host.context = [](std::optional<doctor::doctor_summary> summary) {
+      run_context c;
+      c.date = "2026-12-01T00:00:00+00:00";
+      c.host_name = "fakehost";
+      c.harness_version = "test";
+      c.doctor = std::move(summary);
+      return c;
+    };
+    host.workloads = [this]() -> const workload_registry& { return registry; };
+  }
+};
+
+struct outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+outcome run(fake_machine& m, std::vector<const char*> args) {
+  args.insert(args.begin(), "harness");
+  std::ostringstream out, err;
+  const int code = run_cli(static_cast<int>(args.size()), args.data(), out, err, m.host);
+  return {code, out.str(), err.str()};
+}
+
+TEST(CliRun, FromTheCommandLineToTheReportOnAFakeMachine) {
+  fake_machine m;
+  const auto r = run(m, {"-w", "exact", "-n", "12", "--warmup", "0", "--no-history"});
+  ASSERT_EQ(r.code, exit_ok) << r.err;
+  // The fake clock and the fake doctor, as the report names them.
+  EXPECT_THAT(r.out, HasSubstr("clock: stepping (test clock), 1000000000 ticks/s"));
+  EXPECT_THAT(r.out, HasSubstr("  why this clock: the test's clock\n"));
+  EXPECT_THAT(r.out, HasSubstr("CPU 2: chosen by the test\n"));
+  // Every sample is exactly the workload's cost: one read of the clock costs 1000 ticks, which
+  // the overhead (measured on the same clock) takes away again.
+  EXPECT_THAT(r.out, HasSubstr("  first call (cold, alone): 100000 ticks  0.100000 ms  (raw "
+                               "101000, overhead 1000)\n"));
+  EXPECT_THAT(r.out, HasSubstr("  baseline: 12 samples in 5 blocks unprepared"));
+  EXPECT_THAT(r.out, HasSubstr("  prepared: 12 samples in 5 blocks; timer overhead 1000 ticks"));
+  EXPECT_THAT(r.out, HasSubstr("    floor: 100000 ticks per call, confirmed: blocks 1 and 3 "));
+  EXPECT_THAT(r.out, HasSubstr("    read back: CPUs 2 (were 0-3); nice -20 (was nice 0)\n"));
+  EXPECT_THAT(r.out, HasSubstr("  exact     prepared         12  100000  100000  100000       0"));
+  EXPECT_THAT(r.out, HasSubstr("  stable   confirmed\n"));
+  // The fake OS was pinned and raised, then put back.
+  EXPECT_THAT(m.os.calls, ::testing::Contains("set_affinity 2"));
+  EXPECT_EQ(m.os.allowed, (platform::cpu_list{0, 1, 2, 3}));
+  EXPECT_EQ(m.os.nice, 0);
+}
+
+TEST(CliRun, TheJsonReportOnAFakeMachine) {
+  fake_machine m;
+  const auto r = run(m, {"-w", "exact", "-n", "6", "--warmup", "0", "--no-history", "--no-baseline",
+                         "--blocks", "3", "--format", "json"});
+  ASSERT_EQ(r.code, exit_ok) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto& w = doc.at("harness").at("workloads").at(0);
+  EXPECT_EQ(w.at("name"), "exact");
+  const auto& prepared = w.at("phases").at(1);
+  EXPECT_EQ(prepared.at("phase"), "prepared");
+  EXPECT_EQ(prepared.at("min_ticks"), 100000.0);
+  // Three blocks 50 ms apart: the first and the last are 100 ms apart and confirm the floor, so
+  // no block is added.
+  EXPECT_EQ(prepared.at("blocks").size(), 3u);
+  EXPECT_EQ(prepared.at("stopped_by"), "count");
+  EXPECT_EQ(prepared.at("floor").at("confirmed"), true);
+  EXPECT_EQ(prepared.at("floor").at("confirmed_by"), nlohmann::json::array({1, 3}));
+  EXPECT_EQ(doc.at("context").at("host_name"), "fakehost");
+  EXPECT_THAT(r.out, Not(HasSubstr("summary")));
+}
+
+}  // namespace
+}  // namespace harness::cli

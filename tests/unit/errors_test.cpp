@@ -1,0 +1,217 @@
+// The error policy (docs/errors.md): a failed check prints where and what and aborts; only what
+// escapes the workload's own call is "the workload threw"; a failure of the harness itself during
+// a phase propagates out of run_workload, with affinity and priority put back first.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "check.hpp"
+#include "fakes.hpp"
+#include "harness/runner.hpp"
+
+namespace harness {
+namespace {
+
+using testing::fake_os;
+using ::testing::HasSubstr;
+using testing::stepping_clock;
+
+// ---- HARNESS_CHECK ------------------------------------------------------------------------------
+
+TEST(Check, APassingCheckEvaluatesItsConditionOnceAndNotItsMessage) {
+  int evaluated = 0;
+  int formatted = 0;
+  const auto message_argument = [&] {
+    ++formatted;
+    return 1;
+  };
+  HARNESS_CHECK(++evaluated == 1, "never printed {}", message_argument());
+  HARNESS_CHECK(evaluated == 1);
+  EXPECT_EQ(evaluated, 1);
+  EXPECT_EQ(formatted, 0);
+}
+
+TEST(Check, AFailedCheckPrintsFileLineConditionAndMessageAndAborts) {
+  const int answer = 42;
+  EXPECT_DEATH(HARNESS_CHECK(answer == 41, "the answer is {}", answer),
+               "errors_test.cpp:.*: check failed: answer == 41: the answer is 42");
+  EXPECT_DEATH(HARNESS_CHECK(answer == 41), "errors_test.cpp:.*: check failed: answer == 41");
+}
+
+// ---- run_workload: the workload's failure against the harness's --------------------------------
+
+template <class F>
+workload make(std::string name, F fn) {
+  return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
+                  detail::is_count<detail::result_of<F>>);
+}
+
+clock_facts facts_of(const stepping_clock& clock) {
+  return {&clock, 1, true};
+}
+
+// Exact options (as preparation_test.cpp's): one call per sample, no warmup, one block, pinned to
+// CPU 2 and raised, so a test can tell whether preparation was undone.
+run_options exact_options(std::size_t samples) {
+  run_options options;
+  options.samples = samples;
+  options.warmup = std::chrono::nanoseconds(0);
+  options.batch = 1;
+  options.blocks = 1;
+  options.max_time = std::chrono::nanoseconds(0);
+  options.cpu = 2;
+  options.tuning.overhead_samples = 5;
+  options.tuning.block_gap = std::chrono::milliseconds(0);
+  options.tuning.floor.min_separation = std::chrono::milliseconds(0);
+  return options;
+}
+
+void expect_restored(const fake_os& os) {
+  EXPECT_EQ(os.allowed, (platform::cpu_list{0, 1, 2, 3}));
+  EXPECT_EQ(os.nice, 0);
+}
+
+// The fake OS layer with one fault: reading the context switches fails in the prepared phase (the
+// process is pinned then), as getrusage failing would: a failure on the harness's side, not the
+// workload's.
+class failing_switches_os final : public platform::os_interface {
+ public:
+  fake_os inner;
+  int reads_while_pinned = 0;
+
+  std::string name() const override { return inner.name(); }
+  platform::cpu_list affinity() override { return inner.affinity(); }
+  platform::step_result set_affinity(const platform::cpu_list& cpus) override {
+    return inner.set_affinity(cpus);
+  }
+  platform::priority_snapshot save_priority() override { return inner.save_priority(); }
+  std::vector<platform::step_result> raise_priority(platform::priority_level level) override {
+    return inner.raise_priority(level);
+  }
+  std::vector<platform::step_result> restore_priority(
+      const platform::priority_snapshot& s) override {
+    return inner.restore_priority(s);
+  }
+  std::string describe_priority() override { return inner.describe_priority(); }
+  platform::step_result lock_memory() override { return inner.lock_memory(); }
+  platform::step_result unlock_memory() override { return inner.unlock_memory(); }
+  std::optional<std::uint64_t> involuntary_switches() override {
+    // The first read decides whether switches are counted; the second and third come before and
+    // after the first prepared sample.
+    if (inner.allowed.size() == 1 && ++reads_while_pinned == 3) {
+      throw std::system_error(EIO, std::generic_category(), "getrusage");
+    }
+    return inner.involuntary_switches();
+  }
+};
+
+TEST(RunWorkloadErrors, AHarnessFailureInThePreparedPhaseIsNotTheWorkloadsAndIsRestored) {
+  failing_switches_os os;
+  stepping_clock clock(1);
+  int calls = 0;
+  // 100 us a call: long enough that the sampler reads the context switches around each sample.
+  auto w = make("w", [&] {
+    ++calls;
+    clock.advance(100'000);
+  });
+  try {
+    run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
+    ADD_FAILURE() << "the harness's own failure was swallowed";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("getrusage"));
+  }
+  // It failed right after the first prepared sample: the workload ran in the first call, the three
+  // baseline samples and that sample, and never threw.
+  EXPECT_EQ(calls, 1 + 3 + 1);
+  expect_restored(os.inner);
+}
+
+TEST(RunWorkloadErrors, AProgressCallbackThatThrowsPropagatesAndRestores) {
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = make("w", [&] { clock.advance(100); });
+  run_options options = exact_options(3);
+  options.tuning.progress_interval = std::chrono::milliseconds(0);
+  options.progress = [](const sampling_progress& p) {
+    if (p.stage == "prepared samples") throw std::runtime_error("the terminal went away");
+  };
+  EXPECT_THROW(run_workload({&w, std::nullopt}, options, facts_of(clock), os), std::runtime_error);
+  expect_restored(os);
+}
+
+// Whichever call of the workload throws (first call, batch calibration, warmup, a baseline or a
+// prepared sample), it is "the workload threw": kept in `error`, and the process put back.
+TEST(RunWorkloadErrors, EveryCallOfTheWorkloadIsTheWorkloads) {
+  struct where {
+    const char* name;
+    int throwing_call;  // 1-based count of the workload's calls
+    std::function<void(run_options&)> adjust;
+  };
+  const std::vector<where> cases = {
+      {"first call", 1, [](run_options&) {}},
+      // 100 ticks a call against 1000 wanted: the first call is short, so the batch is calibrated.
+      {"batch calibration", 2,
+       [](run_options& o) {
+         o.batch.reset();
+         o.min_sample_time = std::chrono::microseconds(1);
+       }},
+      {"warmup", 2,
+       [](run_options& o) {
+         o.baseline = false;
+         o.warmup = std::chrono::milliseconds(1);
+       }},
+      {"baseline sample", 3, [](run_options&) {}},
+      {"prepared sample", 6, [](run_options&) {}},
+  };
+  for (const where& c : cases) {
+    SCOPED_TRACE(c.name);
+    fake_os os;
+    stepping_clock clock(1);
+    int calls = 0;
+    auto w = make("w", [&] {
+      clock.advance(100);
+      if (++calls == c.throwing_call) throw std::runtime_error(c.name);
+    });
+    run_options options = exact_options(3);
+    c.adjust(options);
+    const workload_result r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+    EXPECT_TRUE(r.failed());
+    EXPECT_EQ(r.error, c.name);
+    EXPECT_EQ(calls, c.throwing_call);  // nothing ran after it
+    expect_restored(os);
+  }
+}
+
+TEST(RunWorkloadErrors, AnExceptionNotDerivedFromStdExceptionIsTheWorkloadsToo) {
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = make("w", [] { throw 42; });
+  const workload_result r = run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
+  EXPECT_EQ(r.error, "an exception not derived from std::exception");
+  EXPECT_FALSE(r.baseline.has_value());
+}
+
+// A caller of the library can give options the command line would have refused: that is checked
+// at the API's edge, before anything runs.
+TEST(RunWorkloadErrors, AnAutoTargetThatIsNoPositiveFractionIsAnInvalidArgument) {
+  fake_os os;
+  stepping_clock clock(1);
+  int calls = 0;
+  auto w = make("w", [&] { ++calls; });
+  run_options options = exact_options(0);
+  options.auto_samples = true;
+  options.target = 0;
+  EXPECT_THROW(run_workload({&w, std::nullopt}, options, facts_of(clock), os),
+               std::invalid_argument);
+  EXPECT_EQ(calls, 0);
+  EXPECT_TRUE(os.calls.empty());
+}
+
+}  // namespace
+}  // namespace harness
