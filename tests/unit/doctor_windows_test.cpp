@@ -261,16 +261,16 @@ TEST_F(windows_doctor_test, the_callers_mask_chooses_the_cpu) {
   EXPECT_EQ(report.cpu, 1);
 }
 
-TEST_F(windows_doctor_test, cpus_outside_the_system_are_usage_errors) {
+TEST_F(windows_doctor_test, cpus_outside_the_system_are_invalid_arguments) {
   options_.cpu = 7;
   try {
     run();
     FAIL() << "no exception";
-  } catch (const usage_error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("--cpu 7: not an online CPU; online CPUs are 0-3"));
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("CPU 7: not an online CPU; online CPUs are 0-3"));
   }
   options_.cpu = -1;
-  EXPECT_THROW(run(), usage_error);
+  EXPECT_THROW(run(), std::invalid_argument);
 }
 
 TEST_F(windows_doctor_test, load_readings_that_do_not_compare_are_unknown) {

@@ -110,7 +110,8 @@ struct doctor_report {
 
 // Runs every check of the platform the harness was built for: run_tree_doctor on Linux, the
 // Win32 checks on Windows (which use neither options.root nor options.sampler). Throws
-// harness::usage_error when options.cpu is negative or not an online CPU.
+// std::invalid_argument naming the CPU when options.cpu is negative or not an online CPU (the
+// command line turns it into a usage error about --cpu).
 doctor_report run_doctor(const doctor_options& options = {});
 
 // Runs the Linux checks over the proc/ and sys/ tree below options.root, on any platform: tests

@@ -4,13 +4,16 @@
 // warnings are facts about the machine, so the exit code is 0 unless the command line was wrong.
 // --root runs the Linux checks over another tree holding proc/ and sys/ (for tests and for
 // inspecting a copy taken elsewhere), on any platform; without it the platform's own checks run.
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 
 #include "cli.hpp"
 #include "harness/doctor.hpp"
+#include "harness/errors.hpp"
 
 namespace harness::cli {
 
@@ -40,8 +43,16 @@ void add_doctor_command(CLI::App& root, context& ctx) {
       doctor::doctor_options options;
       options.root = flags->root;
       if (flags->cpu_option->count() > 0) options.cpu = flags->cpu;
-      const auto report = flags->root_option->count() > 0 ? doctor::run_tree_doctor(options)
-                                                          : doctor::run_doctor(options);
+      const auto report = [&] {
+        try {
+          return flags->root_option->count() > 0 ? doctor::run_tree_doctor(options)
+                                                 : doctor::run_doctor(options);
+        } catch (const std::invalid_argument& e) {
+          // Only --cpu reaches the doctor unchecked: the edge turns its refusal into a usage
+          // error.
+          throw usage_error(fmt::format("--cpu: {}", e.what()));
+        }
+      }();
       if (flags->json) {
         ctx.out << doctor::to_json_text(report) << '\n';
       } else {

@@ -3,13 +3,14 @@
 // The CPU the checks look at is the user's, or select_default_cpu's choice from the same load
 // window the load and steal checks use, so the report's CPU and its load figures agree.
 #include <fmt/format.h>
+
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
+#include <stdexcept>
 
 #include <ostream>
 
 #include "doctor/checks.hpp"
-#include "harness/errors.hpp"
 #include "harness/platform.hpp"
 
 namespace harness::doctor {
@@ -44,10 +45,12 @@ namespace detail {
 
 void validate_cpu(std::optional<int> cpu, const std::vector<int>& online) {
   if (!cpu) return;
-  if (*cpu < 0) throw usage_error(fmt::format("--cpu {}: a CPU number is 0 or more", *cpu));
+  if (*cpu < 0) {
+    throw std::invalid_argument(fmt::format("CPU {}: a CPU number is 0 or more", *cpu));
+  }
   if (!online.empty() && !contains(online, *cpu)) {
-    throw usage_error(fmt::format("--cpu {}: not an online CPU; online CPUs are {}", *cpu,
-                                  platform::format_cpu_list(online)));
+    throw std::invalid_argument(fmt::format("CPU {}: not an online CPU; online CPUs are {}", *cpu,
+                                            platform::format_cpu_list(online)));
   }
 }
 
