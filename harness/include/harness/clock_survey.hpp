@@ -25,6 +25,10 @@
 // needs delays finer than 2 ticks, or some jitter: a clock advancing every tick, read around spins
 // of whole cycles of a core running at under a third of its rate with no jitter at all, would show
 // differences every 3 ticks and could pass for a 3-tick quantum.
+//
+// Why one header of ~400 lines: the estimators are templates over the read and reference
+// callables, so that tests drive them with fake clocks and get exact answers; they must be
+// visible where they are instantiated.
 #pragma once
 
 #include <algorithm>

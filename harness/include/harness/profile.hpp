@@ -1,9 +1,13 @@
 // profile(): quick in-code measurement of a callable, printed as one line in a format template.
 //
-//   harness::profile([&] { parse(input); }, 1000, "{runs} parses in {time} s, {frequency}
-//   parses/s"); harness::profile([&] { return drain(queue); }, "{runs} items in {time} s");  //
-//   count returned harness::profile_with_first([&] { open_file(path); }, 100, "cold: {time} s",
+// clang-format off
+//   harness::profile([&] { parse(input); }, 1000,
+//                    "{runs} parses in {time} s, {frequency} parses/s");
+//   harness::profile([&] { return drain(queue); },      // the callable counts its own runs
+//                    "{runs} items in {time} s");
+//   harness::profile_with_first([&] { open_file(path); }, 100, "cold: {time} s",
 //                               "warm: {runs} opens in {time} s, {frequency} opens/s");
+// clang-format on
 //
 // Tokens (see format_template.hpp for specs and escapes):
 //   {runs}        calls timed, grouped by thousands with spaces: "1 234 567"

@@ -11,6 +11,10 @@
 // Wine, PowerGetActiveScheme is not implemented (error 120) and priority classes are recorded but
 // not passed on to the Linux scheduler; both are reported as such. With virtualisation-based
 // security, Windows itself runs on Hyper-V, so the hypervisor bit is set on bare metal too.
+//
+// Why one file of ~500 lines: it is the whole Windows doctor, chosen by CMake in place of the
+// Linux one, and its checks share the call table and the readings taken once at the top; split,
+// every piece would need that state passed around.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

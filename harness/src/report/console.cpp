@@ -13,6 +13,7 @@
 
 #include "harness/duration.hpp"
 #include "harness/report.hpp"
+#include "report/picture.hpp"
 #include "report/summary.hpp"
 
 namespace harness {
@@ -21,13 +22,6 @@ namespace {
 using report_detail::opt_ticks;
 using report_detail::percent_text;
 using report_detail::ticks_text;
-
-// Pictures of the samples: how many columns at most, and the fewest worth drawing (below that a
-// narrow terminal gets no picture rather than an unreadable one).
-constexpr std::size_t kPictureColumns = 40;
-constexpr std::size_t kPictureMinColumns = 12;
-// Room a picture line needs beside its strip: indent, phase name, frame, "N above" note.
-constexpr std::size_t kPictureMargin = 30;
 
 double to_ms(double ticks, const clock_source& clock) {
   return ticks / clock.ticks_per_second() * 1e3;
@@ -208,69 +202,6 @@ void print_analysis(std::ostream& out, const phase_result& p, const phase_analys
   if (p.floor) print_floor(out, p, *p.floor, style);
 }
 
-// One strip per sampled phase, all on the scale [lowest minimum, highest 95th percentile]: the
-// 95th percentile rather than the maximum, so one stall does not squeeze every other sample into
-// the first column; the samples beyond it are counted instead.
-void print_pictures(std::ostream& out, const workload_analysis& w, const console_style& style) {
-  std::vector<const phase_analysis*> shown;
-  for (const phase_analysis& a : w.phases) {
-    if (a.phase->kind != phase_kind::first && !a.phase->values.empty()) shown.push_back(&a);
-  }
-  if (shown.empty()) return;
-  std::size_t columns = kPictureColumns;
-  if (style.width > 0) {
-    if (style.width < kPictureMargin + kPictureMinColumns) return;
-    columns = std::min(columns, style.width - kPictureMargin);
-  }
-  double lo = *shown[0]->all.min;
-  double hi = *shown[0]->all.p95;
-  double top = *shown[0]->all.max;
-  for (const phase_analysis* a : shown) {
-    lo = std::min(lo, *a->all.min);
-    hi = std::max(hi, *a->all.p95);
-    top = std::max(top, *a->all.max);
-  }
-  if (hi <= lo) hi = top;
-  const std::uint64_t batch = shown[0]->phase->batch;
-  // Eight heights of block; a column with no sample stays blank.
-  static constexpr std::array<std::string_view, 9> kBlocks{" ", "▁", "▂", "▃", "▄",
-                                                           "▅", "▆", "▇", "█"};
-  static constexpr std::array<std::string_view, 9> kAscii{" ", ".", ":", "-", "=",
-                                                          "+", "*", "#", "@"};
-  const auto& ramp = style.unicode ? kBlocks : kAscii;
-  const std::string_view frame = style.unicode ? "│" : "|";
-  fmt::print(out,
-             "  samples at a glance (ticks per call, one scale for the phases: {} to {}; a "
-             "column's height is the share of the phase's samples in its range):\n",
-             ticks_text(lo, batch), ticks_text(hi, batch));
-  for (const phase_analysis* a : shown) {
-    const phase_result& p = *a->phase;
-    std::vector<std::size_t> counts(columns, 0);
-    std::size_t above = 0;
-    for (const double v : p.values) {
-      if (v > hi) {
-        ++above;
-        continue;
-      }
-      const double position = hi > lo ? (v - lo) / (hi - lo) : 0.0;
-      const auto c =
-          std::min(columns - 1, static_cast<std::size_t>(position * static_cast<double>(columns)));
-      ++counts[c];
-    }
-    const std::size_t most = *std::max_element(counts.begin(), counts.end());
-    std::string strip;
-    for (const std::size_t n : counts) {
-      const std::size_t level =
-          n == 0 ? 0
-                 : static_cast<std::size_t>(
-                       std::ceil(8.0 * static_cast<double>(n) / static_cast<double>(most)));
-      strip += ramp[std::clamp<std::size_t>(level, n == 0 ? 0 : 1, 8)];
-    }
-    fmt::print(out, "    {:<9}{}{}{}{}\n", to_string(p.kind), frame, strip, frame,
-               above > 0 ? fmt::format(" {} above", above) : std::string());
-  }
-}
-
 void print_summary(std::ostream& out, const report_model& model, const console_style& style) {
   const report_detail::summary_table summary = report_detail::summary_of(model, style.unicode);
   const auto text = report_detail::render_text(
@@ -411,7 +342,7 @@ void print_console_report(std::ostream& out, const report_model& model,
       print_analysis(out, p, a, report.clock, o.tuning.host_slowdown_factor, style);
     }
     if (!preparation_shown && !r.preparation.steps.empty()) print_preparation(out, r, style);
-    print_pictures(out, w, style);
+    report_detail::print_pictures(out, w, style);
     print_steps(out, "  restore: ", r.preparation.restore_steps, style);
     if (r.failed()) {
       fmt::print(out, "  {}: the workload threw: {}\n", colored("FAILED", "31", style), r.error);

@@ -1,0 +1,180 @@
+// `harness run`'s options: declared on the CLI11 app, and checked into run_options before any run
+// starts.
+#include "run_flags.hpp"
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <charconv>
+
+#include "harness/duration.hpp"
+#include "harness/errors.hpp"
+
+namespace harness::cli {
+namespace {
+
+std::uint64_t parse_positive(const std::string& text, std::string_view option,
+                             std::string_view accepted) {
+  std::int64_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || n <= 0) {
+    throw usage_error(fmt::format("{}: invalid value '{}': expected {}", option, text, accepted));
+  }
+  return static_cast<std::uint64_t>(n);
+}
+
+// "0.1%" or "0.1" (percent either way) -> 0.001.
+double parse_target(const std::string& text) {
+  std::string_view digits = text;
+  if (!digits.empty() && digits.back() == '%') digits.remove_suffix(1);
+  double percent = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), percent);
+  if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size() ||
+      !(percent > 0) || percent >= 100) {
+    throw usage_error(fmt::format(
+        "--target: invalid value '{}': expected a percentage of the minimum above 0 and below "
+        "100, such as 0.1%",
+        text));
+  }
+  return percent / 100;
+}
+
+platform::priority_level parse_priority(const std::string& text) {
+  if (text == "normal") return platform::priority_level::normal;
+  if (text == "high") return platform::priority_level::high;
+  if (text == "realtime") return platform::priority_level::realtime;
+  throw usage_error(
+      fmt::format("--priority: invalid value '{}': expected normal, high or realtime", text));
+}
+
+}  // namespace
+
+void check_cpu(const run_flags& flags, const platform::cpu_list& allowed) {
+  if (flags.no_pin && flags.cpu_option->count() > 0) {
+    throw usage_error("--cpu and --no-pin contradict each other: give one of them");
+  }
+  if (allowed.empty()) throw usage_error("this process may run on no CPU at all");
+  if (flags.cpu_option->count() > 0 &&
+      std::find(allowed.begin(), allowed.end(), flags.cpu) == allowed.end()) {
+    throw usage_error(
+        fmt::format("--cpu: CPU {} is not one this process may run on; allowed CPUs: {}", flags.cpu,
+                    platform::format_cpu_list(allowed)));
+  }
+}
+
+run_options options_from(const run_flags& flags) {
+  run_options options;
+  if (flags.samples == "auto") {
+    options.auto_samples = true;
+  } else {
+    options.samples = parse_positive(flags.samples, "--samples", "a positive integer or auto");
+  }
+  options.target = parse_target(flags.target);
+  if (flags.max_time.empty()) {
+    options.max_time = options.auto_samples ? kAutoMaxTime : kConfirmMaxTime;
+  } else {
+    options.max_time = parse_duration(flags.max_time, "--max-time");
+    if (options.max_time.count() == 0) {
+      throw usage_error("--max-time: invalid value '0': sampling needs some time; give e.g. 10s");
+    }
+  }
+  options.blocks = parse_positive(flags.blocks, "--blocks", "a positive number of blocks");
+  if (!flags.batch.empty()) {
+    options.batch = parse_positive(flags.batch, "--batch", "a positive number of calls per sample");
+  }
+  if (!flags.min_sample_time.empty()) {
+    options.min_sample_time = parse_duration(flags.min_sample_time, "--min-sample-time");
+  }
+  options.max_hold = parse_duration(flags.max_hold, "--max-hold");
+  if (options.max_hold.count() == 0) {
+    throw usage_error(
+        "--max-hold: invalid value '0': give the longest time realtime sampling may "
+        "hold the CPU, e.g. 2s");
+  }
+  options.lock_memory = flags.lock_memory;
+  options.warmup = parse_duration(flags.warmup, "--warmup");
+  options.priority = parse_priority(flags.priority);
+  options.baseline = !flags.no_baseline;
+  return options;
+}
+
+void add_run_options(CLI::App& app, run_flags& flags) {
+  app.add_option("-w,--workload", flags.workloads,
+                 "Workload to run: NAME, a glob (* and ?), or NAME/ARG; repeatable "
+                 "(default: the default workload)");
+  app.add_option("-n,--samples", flags.samples,
+                 "Samples per phase: a positive integer, or auto (sample until the minimum's 95% "
+                 "interval is within --target at two checks in a row and the floor is confirmed, "
+                 "or --max-time has passed)")
+      ->capture_default_str();
+  app.add_option("--target", flags.target,
+                 "With --samples auto: the width of the minimum's 95% interval to reach, in % of "
+                 "the minimum")
+      ->capture_default_str();
+  app.add_option("--max-time", flags.max_time,
+                 "The longest a phase may sample (a duration): with --samples auto its ceiling "
+                 "(default 10s); otherwise how long the prepared phase may go on taking blocks "
+                 "until its floor is confirmed (default 2s)");
+  app.add_option("--blocks", flags.blocks,
+                 "Take each phase's samples in this many blocks spread out in time (50 ms of the "
+                 "reference loop between them); the floor is confirmed when two blocks agree")
+      ->capture_default_str();
+  flags.history_option = app.add_option(
+      "--history", flags.history,
+      "The file of floors and host speeds earlier runs showed on this machine, read to catch a "
+      "run slowed as a whole and then added to (default: $HARNESS_HISTORY, else "
+      "~/.local/state/harness/history.json)");
+  app.add_flag("--no-history", flags.no_history,
+               "Neither read nor write the history: the floor is checked within this run only");
+  app.add_option("--batch", flags.batch,
+                 "Calls per sample (default: calibrated so a sample lasts --min-sample-time)");
+  app.add_option("--min-sample-time", flags.min_sample_time,
+                 "Shortest sample before batching kicks in (default: 1000 steps of the clock)");
+  app.add_option("--clock", flags.clock,
+                 "Clock to sample with (see `harness clocks`; default: the cheapest fine "
+                 "monotonic wall clock)");
+  app.add_flag("--lock-memory", flags.lock_memory,
+               "Lock the process's memory (mlockall) for the prepared phase");
+  app.add_option("--max-hold", flags.max_hold,
+                 "With --priority realtime: the longest sampling holds the CPU before pausing "
+                 "20 ms for the rest of the system")
+      ->capture_default_str();
+  app.add_option("--warmup", flags.warmup,
+                 "Warmup before the prepared samples: a duration with unit ns, us, ms or s; 0 "
+                 "disables")
+      ->capture_default_str();
+  flags.cpu_option = app.add_option(
+      "--cpu", flags.cpu,
+      "CPU to pin to (default: the least-loaded CPU this process may use, preferring one other "
+      "than CPU 0; the report says which and why)");
+  app.add_flag("--no-pin", flags.no_pin, "Do not pin the process for the prepared samples");
+  app.add_option("--priority", flags.priority,
+                 "Priority for the prepared samples: normal, high (nice -20) or realtime "
+                 "(SCHED_FIFO)")
+      ->capture_default_str();
+  app.add_flag("--no-baseline", flags.no_baseline, "Skip the unprepared baseline");
+  app.add_flag("--detail", flags.detail,
+               "List every sample of every phase (without it, the samples are listed when one "
+               "workload runs with at most 100 samples per phase)");
+  app.add_option("--format", flags.format,
+                 "Report format: console, json (Google Benchmark's schema), csv (one row per "
+                 "sample) or markdown (the summary table). Without -o it is what stdout gets; "
+                 "with -o it is the file's format (default: from the file's extension), and "
+                 "stdout keeps the console report");
+  app.add_option("-o,--output", flags.output,
+                 "Also write the report to FILE, whole or not at all; the format comes from the "
+                 "extension (.json, .csv, .md, .txt) unless --format is given");
+  flags.line_option = app.add_option(
+      "--line", flags.line,
+      "Print one line per workload and phase in this template instead of the console report, "
+      "e.g. '{workload} {phase}: min {min}, median {median}'. Tokens: {workload} {phase} "
+      "{samples} {runs} {ticks} {time} {frequency} {ns_per_run} {per_run} {min} {median} {max} "
+      "{spread} {verdict} {disturbed} {clock} {0} {1} {2}; specs as in fmt ({min:.3e}); {{ and "
+      "}} for braces");
+  app.add_option("--log-level", flags.log_level, "Log level on stderr")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+}
+
+}  // namespace harness::cli

@@ -1,0 +1,81 @@
+// `harness run`'s command line: the flags as typed, their options on the CLI11 app, and their
+// checking into run_options. Internal header of cli/.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "harness/platform.hpp"
+#include "harness/runner.hpp"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace harness::cli {
+
+struct run_flags {
+  std::vector<std::string> workloads;
+  std::string samples = "20";
+  std::string warmup = "1200ms";
+  int cpu = -1;
+  CLI::Option* cpu_option = nullptr;
+  bool no_pin = false;
+  std::string priority = "high";
+  bool no_baseline = false;
+  bool detail = false;
+  std::string log_level = "warn";
+  std::string clock;
+  std::string target = "0.1%";
+  std::string max_time;  // empty: kAutoMaxTime with --samples auto, else kConfirmMaxTime
+  std::string blocks = "5";
+  std::string history;  // empty: default_history_path()
+  CLI::Option* history_option = nullptr;
+  bool no_history = false;
+  std::string batch;
+  std::string min_sample_time;
+  bool lock_memory = false;
+  std::string max_hold = "2s";
+  std::string format;  // empty: console on stdout, or the file's extension with -o
+  std::string output;
+  std::string line;
+  CLI::Option* line_option = nullptr;
+};
+
+// Lists every sample when one workload runs with at most this many; beyond, only with --detail.
+inline constexpr std::size_t kMaxListedSamples = 100;
+
+// --max-time's defaults. With --samples auto a phase samples until its target: 10 s bounds a
+// 1 ms workload at 10,000 samples. Otherwise it bounds the extra blocks the prepared phase takes
+// until its floor is confirmed: a default run of a workload under 1 ms then ends within about
+// 4 s even when the host never lets the floor be confirmed (it takes 1.9 s when the planned
+// blocks confirm it).
+inline constexpr std::chrono::seconds kAutoMaxTime{10};
+inline constexpr std::chrono::seconds kConfirmMaxTime{2};
+
+inline constexpr const char* kExamples = R"(Examples:
+  harness                                  xor_loop: first call, 20 unprepared, 20 prepared samples
+  harness -w xor_loop/1000000 -n 50        one workload with its argument, 50 samples per phase
+  harness -w 'sort*' -n 5 --warmup 50ms    every workload whose name starts with "sort"
+  harness -o result.json                   console report on stdout, Google Benchmark JSON in a file
+  harness --line '{workload} {phase}: min {min}, median {median}'
+                                           one line per workload and phase
+  harness --cpu 1 --priority realtime      pin to CPU 1 and use SCHED_FIFO (needs root)
+  harness list                             the registered workloads
+)";
+
+// Registers every option of `run` on `app`, writing into `flags`.
+void add_run_options(CLI::App& app, run_flags& flags);
+
+// The sampling options the flags ask for; throws usage_error naming a bad value and what is
+// accepted. Where to pin is the doctor's to say (run_command.cpp).
+run_options options_from(const run_flags& flags);
+
+// The CPU to pin to: --cpu when given (it must be one the process may run on), else the doctor's
+// choice (the least-loaded allowed CPU, preferring one other than CPU 0). Throws usage_error.
+void check_cpu(const run_flags& flags, const platform::cpu_list& allowed);
+
+}  // namespace harness::cli
