@@ -19,6 +19,9 @@
 //   - whether dividing the workload by a probe would cancel the slow-down (a constant ratio).
 // Ticks are raw readings of the harness's default clock: two clock reads are included in every
 // figure, the same in every window, so only ratios within one series compare.
+//
+// Why one file of ~600 lines: a standalone study program (options, sampling, and the analysis it
+// prints) meant to be read and run as one piece.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <CLI/CLI.hpp>

@@ -1,5 +1,8 @@
 // The survey estimators driven by fake clocks whose cost, rate and step the test sets, so every
 // expectation is exact.
+//
+// Why one file of ~500 lines: the survey's estimators share the fake clocks defined here, and each
+// estimator is tested against the same few clocks.
 #include "harness/clock_survey.hpp"
 
 #include <gtest/gtest.h>

@@ -4,6 +4,9 @@
 // The trees under tests/data/doctor/ are whole machines (tuned: all ok; noisy: all warn; empty:
 // all unknown); single-file variations are written to a temporary tree by the test itself. Load and
 // steal come from two /proc/stat texts handed in through the sampler seam, so nothing sleeps.
+//
+// Why one file of ~500 lines: every check's three paths over the same fake trees and helpers; split
+// by check, each file would repeat the trees' setup.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
