@@ -19,35 +19,6 @@ using ::testing::Not;
 // A call of the workload costs exactly this many ticks of the fake clock (100 us at 1e9/s).
 constexpr std::uint64_t kCost = 100'000;
 
-// The run owns the OS layer it is given; this one passes every call on to a fake the test keeps,
-// so its state can be looked at after the run.
-class forwarding_os final : public platform::os_interface {
- public:
-  explicit forwarding_os(platform::os_interface& to) : to_(to) {}
-  std::string name() const override { return to_.name(); }
-  platform::cpu_list affinity() override { return to_.affinity(); }
-  platform::step_result set_affinity(const platform::cpu_list& cpus) override {
-    return to_.set_affinity(cpus);
-  }
-  platform::priority_snapshot save_priority() override { return to_.save_priority(); }
-  std::vector<platform::step_result> raise_priority(platform::priority_level level) override {
-    return to_.raise_priority(level);
-  }
-  std::vector<platform::step_result> restore_priority(
-      const platform::priority_snapshot& saved) override {
-    return to_.restore_priority(saved);
-  }
-  std::string describe_priority() override { return to_.describe_priority(); }
-  platform::step_result lock_memory() override { return to_.lock_memory(); }
-  platform::step_result unlock_memory() override { return to_.unlock_memory(); }
-  std::optional<std::uint64_t> involuntary_switches() override {
-    return to_.involuntary_switches();
-  }
-
- private:
-  platform::os_interface& to_;
-};
-
 struct fake_machine {
   // A read costs 1 us of fake time: the 50 ms gaps between blocks then take ~16,000 runs of the
   // reference loop, not 16 million.
@@ -59,7 +30,7 @@ struct fake_machine {
   fake_machine() {
     registry.add(
         workload("exact", detail::make_invoker([this] { clock.advance(kCost); }), false, false));
-    host.os = [this] { return std::make_unique<forwarding_os>(os); };
+    host.os = [this] { return std::make_unique<testing::forwarding_os>(os); };
     host.clock = [this](std::string_view) -> const clock_source& { return clock; };
     host.default_clock_reason = [] { return std::string("the test's clock"); };
     host.measure_clock = [this](const clock_source&) {

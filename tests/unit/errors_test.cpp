@@ -18,6 +18,7 @@
 namespace harness {
 namespace {
 
+using testing::facts_of;
 using testing::fake_os;
 using ::testing::HasSubstr;
 using testing::stepping_clock;
@@ -46,29 +47,10 @@ TEST(Check, AFailedCheckPrintsFileLineConditionAndMessageAndAborts) {
 
 // ---- run_workload: the workload's failure against the harness's --------------------------------
 
-template <class F>
-workload make(std::string name, F fn) {
-  return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
-                  detail::is_count<detail::result_of<F>>);
-}
-
-clock_facts facts_of(const stepping_clock& clock) {
-  return {&clock, 1, true};
-}
-
-// Exact options (as preparation_test.cpp's): one call per sample, no warmup, one block, pinned to
-// CPU 2 and raised, so a test can tell whether preparation was undone.
+// Exact options, pinned to CPU 2 and raised, so a test can tell whether preparation was undone.
 run_options exact_options(std::size_t samples) {
-  run_options options;
-  options.samples = samples;
-  options.warmup = std::chrono::nanoseconds(0);
-  options.batch = 1;
-  options.blocks = 1;
-  options.max_time = std::chrono::nanoseconds(0);
+  run_options options = testing::exact_options(samples);
   options.cpu = 2;
-  options.tuning.overhead_samples = 5;
-  options.tuning.block_gap = std::chrono::milliseconds(0);
-  options.tuning.floor.min_separation = std::chrono::milliseconds(0);
   return options;
 }
 
@@ -80,27 +62,13 @@ void expect_restored(const fake_os& os) {
 // The fake OS layer with one fault: reading the context switches fails in the prepared phase (the
 // process is pinned then), as getrusage failing would: a failure on the harness's side, not the
 // workload's.
-class failing_switches_os final : public platform::os_interface {
+class failing_switches_os final : public testing::forwarding_os {
  public:
+  failing_switches_os() : forwarding_os(inner) {}
+
   fake_os inner;
   int reads_while_pinned = 0;
 
-  std::string name() const override { return inner.name(); }
-  platform::cpu_list affinity() override { return inner.affinity(); }
-  platform::step_result set_affinity(const platform::cpu_list& cpus) override {
-    return inner.set_affinity(cpus);
-  }
-  platform::priority_snapshot save_priority() override { return inner.save_priority(); }
-  std::vector<platform::step_result> raise_priority(platform::priority_level level) override {
-    return inner.raise_priority(level);
-  }
-  std::vector<platform::step_result> restore_priority(
-      const platform::priority_snapshot& s) override {
-    return inner.restore_priority(s);
-  }
-  std::string describe_priority() override { return inner.describe_priority(); }
-  platform::step_result lock_memory() override { return inner.lock_memory(); }
-  platform::step_result unlock_memory() override { return inner.unlock_memory(); }
   std::optional<std::uint64_t> involuntary_switches() override {
     // The first read decides whether switches are counted; the second and third come before and
     // after the first prepared sample.
@@ -116,7 +84,7 @@ TEST(RunWorkloadErrors, AHarnessFailureInThePreparedPhaseIsNotTheWorkloadsAndIsR
   stepping_clock clock(1);
   int calls = 0;
   // 100 us a call: long enough that the sampler reads the context switches around each sample.
-  auto w = make("w", [&] {
+  auto w = testing::make_workload("w", [&] {
     ++calls;
     clock.advance(100'000);
   });
@@ -135,7 +103,7 @@ TEST(RunWorkloadErrors, AHarnessFailureInThePreparedPhaseIsNotTheWorkloadsAndIsR
 TEST(RunWorkloadErrors, AProgressCallbackThatThrowsPropagatesAndRestores) {
   fake_os os;
   stepping_clock clock(1);
-  auto w = make("w", [&] { clock.advance(100); });
+  auto w = testing::make_workload("w", [&] { clock.advance(100); });
   run_options options = exact_options(3);
   options.tuning.progress_interval = std::chrono::milliseconds(0);
   options.progress = [](const sampling_progress& p) {
@@ -174,7 +142,7 @@ TEST(RunWorkloadErrors, EveryCallOfTheWorkloadIsTheWorkloads) {
     fake_os os;
     stepping_clock clock(1);
     int calls = 0;
-    auto w = make("w", [&] {
+    auto w = testing::make_workload("w", [&] {
       clock.advance(100);
       if (++calls == c.throwing_call) throw std::runtime_error(c.name);
     });
@@ -191,7 +159,7 @@ TEST(RunWorkloadErrors, EveryCallOfTheWorkloadIsTheWorkloads) {
 TEST(RunWorkloadErrors, AnExceptionNotDerivedFromStdExceptionIsTheWorkloadsToo) {
   fake_os os;
   stepping_clock clock(1);
-  auto w = make("w", [] { throw 42; });
+  auto w = testing::make_workload("w", [] { throw 42; });
   const workload_result r = run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
   EXPECT_EQ(r.error, "an exception not derived from std::exception");
   EXPECT_FALSE(r.baseline.has_value());
@@ -203,7 +171,7 @@ TEST(RunWorkloadErrors, AnAutoTargetThatIsNoPositiveFractionIsAnInvalidArgument)
   fake_os os;
   stepping_clock clock(1);
   int calls = 0;
-  auto w = make("w", [&] { ++calls; });
+  auto w = testing::make_workload("w", [&] { ++calls; });
   run_options options = exact_options(0);
   options.auto_samples = true;
   options.target = 0;

@@ -8,6 +8,8 @@
 
 #include "harness/clock.hpp"
 #include "harness/platform.hpp"
+#include "harness/runner.hpp"
+#include "harness/workload.hpp"
 
 namespace harness::testing {
 
@@ -87,5 +89,61 @@ class fake_os final : public platform::os_interface {
   }
   std::optional<std::uint64_t> involuntary_switches() override { return switches; }
 };
+
+// Passes every call on to another OS layer the test keeps (the run owns the one it is given);
+// derive from it to fault one call.
+class forwarding_os : public platform::os_interface {
+ public:
+  explicit forwarding_os(platform::os_interface& to) : to_(to) {}
+  std::string name() const override { return to_.name(); }
+  platform::cpu_list affinity() override { return to_.affinity(); }
+  platform::step_result set_affinity(const platform::cpu_list& cpus) override {
+    return to_.set_affinity(cpus);
+  }
+  platform::priority_snapshot save_priority() override { return to_.save_priority(); }
+  std::vector<platform::step_result> raise_priority(platform::priority_level level) override {
+    return to_.raise_priority(level);
+  }
+  std::vector<platform::step_result> restore_priority(
+      const platform::priority_snapshot& saved) override {
+    return to_.restore_priority(saved);
+  }
+  std::string describe_priority() override { return to_.describe_priority(); }
+  platform::step_result lock_memory() override { return to_.lock_memory(); }
+  platform::step_result unlock_memory() override { return to_.unlock_memory(); }
+  std::optional<std::uint64_t> involuntary_switches() override {
+    return to_.involuntary_switches();
+  }
+
+ private:
+  platform::os_interface& to_;
+};
+
+// A workload made from a callable, as HARNESS_WORKLOAD_NAMED would register it.
+template <class F>
+workload make_workload(std::string name, F fn) {
+  return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
+                  detail::is_count<detail::result_of<F>>);
+}
+
+// The clock's facts for exact tests: a step of 1 tick, measured.
+inline clock_facts facts_of(const stepping_clock& clock) {
+  return {&clock, 1, true};
+}
+
+// Options for exact tests: one call per sample, no warmup, a few overhead samples, the samples
+// in one block with no time for more (the blocks have tests of their own).
+inline run_options exact_options(std::size_t samples) {
+  run_options options;
+  options.samples = samples;
+  options.warmup = std::chrono::nanoseconds(0);
+  options.batch = 1;
+  options.blocks = 1;
+  options.max_time = std::chrono::nanoseconds(0);
+  options.tuning.overhead_samples = 5;
+  options.tuning.block_gap = std::chrono::milliseconds(0);
+  options.tuning.floor.min_separation = std::chrono::milliseconds(0);
+  return options;
+}
 
 }  // namespace harness::testing

@@ -18,14 +18,10 @@ namespace harness {
 namespace {
 
 using ::testing::ElementsAre;
+using testing::exact_options;
+using testing::facts_of;
 using testing::fake_os;
 using testing::stepping_clock;
-
-template <class F>
-workload make(std::string name, F fn) {
-  return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
-                  detail::is_count<detail::result_of<F>>);
-}
 
 TEST(Preparation, AppliesReadsBackAndRestores) {
   fake_os os;
@@ -84,30 +80,11 @@ TEST(Preparation, DestructorRestores) {
   EXPECT_EQ(os.nice, 0);
 }
 
-clock_facts facts_of(const stepping_clock& clock) {
-  return {&clock, 1, true};
-}
-
-// Options for exact tests: one call per sample, no warmup, a few overhead samples, the samples
-// in one block with no time for more (the blocks have tests of their own).
-run_options exact_options(std::size_t samples) {
-  run_options options;
-  options.samples = samples;
-  options.warmup = std::chrono::nanoseconds(0);
-  options.batch = 1;
-  options.blocks = 1;
-  options.max_time = std::chrono::nanoseconds(0);
-  options.tuning.overhead_samples = 5;
-  options.tuning.block_gap = std::chrono::milliseconds(0);
-  options.tuning.floor.min_separation = std::chrono::milliseconds(0);
-  return options;
-}
-
 TEST(RunWorkload, PhasesInOrderWithExactTicksAfterOverhead) {
   fake_os os;
   stepping_clock clock(7);
   std::vector<std::string> seen;  // OS state as each call of the workload saw it
-  auto w = make("w", [&](std::int64_t n) {
+  auto w = testing::make_workload("w", [&](std::int64_t n) {
     seen.push_back(os.allowed.size() == 1 ? "pinned" : "free");
     clock.advance(100);
     return n;
@@ -135,7 +112,7 @@ TEST(RunWorkload, PhasesInOrderWithExactTicksAfterOverhead) {
 TEST(RunWorkload, ShortWorkloadsAreBatchedAndReportedPerCall) {
   fake_os os;
   stepping_clock clock(7);
-  auto w = make("tiny", [&] { clock.advance(100); });
+  auto w = testing::make_workload("tiny", [&] { clock.advance(100); });
   run_options options = exact_options(4);
   options.batch.reset();
   options.min_sample_time = std::chrono::microseconds(1);  // 1000 ticks at 1e9 ticks/s
@@ -155,7 +132,7 @@ TEST(RunWorkload, ShortWorkloadsAreBatchedAndReportedPerCall) {
 TEST(RunWorkload, ExplicitBatchIsUsedAsGiven) {
   fake_os os;
   stepping_clock clock(1);
-  auto w = make("tiny", [&] { clock.advance(3); });
+  auto w = testing::make_workload("tiny", [&] { clock.advance(3); });
   run_options options = exact_options(2);
   options.batch = 4;
   const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
@@ -168,7 +145,7 @@ TEST(RunWorkload, ProgressIsReportedBetweenSamplesAtMostEveryInterval) {
   stepping_clock clock(1);
   bool timing = false;  // true while the workload runs, i.e. inside a timed sample
   bool reported_while_timing = false;
-  auto w = make("w", [&] {
+  auto w = testing::make_workload("w", [&] {
     timing = true;
     clock.advance(100);
     timing = false;
@@ -200,7 +177,7 @@ TEST(RunWorkload, ProgressIsReportedBetweenSamplesAtMostEveryInterval) {
 TEST(RunWorkload, WarmupProgressCarriesItsBudget) {
   fake_os os;
   stepping_clock clock(1);
-  auto w = make("w", [&] { clock.advance(100); });
+  auto w = testing::make_workload("w", [&] { clock.advance(100); });
   std::vector<sampling_progress> warmups;
   run_options options = exact_options(1);
   options.baseline = false;
@@ -221,7 +198,7 @@ TEST(RunWorkload, HostSlowdownsAreFoundByTheReferenceLoop) {
   fake_os os;
   stepping_clock clock(10);
   int calls = 0;
-  auto w = make("w", [&] {
+  auto w = testing::make_workload("w", [&] {
     ++calls;
     clock.advance(1000);
     // The host runs slow from prepared sample 3 on until sample 4 is taken (calls 2-5 of the
@@ -252,7 +229,7 @@ TEST(RunWorkload, PreemptedSamplesAreCountedWhenLongEnough) {
   fake_os os;
   stepping_clock clock(1);
   int calls = 0;
-  auto w = make("w", [&] {
+  auto w = testing::make_workload("w", [&] {
     clock.advance(100'000);  // 100 us at 1e9 ticks/s: long enough to read switches around
     if (++calls == 3) *os.switches += 1;
   });
@@ -267,7 +244,7 @@ TEST(RunWorkload, PreemptedSamplesAreCountedWhenLongEnough) {
 TEST(RunWorkload, ShortSamplesDoNotReadSwitches) {
   fake_os os;
   stepping_clock clock(1);
-  auto w = make("w", [&] { clock.advance(100); });  // 100 ns
+  auto w = testing::make_workload("w", [&] { clock.advance(100); });  // 100 ns
   const auto r = run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
   EXPECT_TRUE(r.prepared->context_switch.empty());
 }
@@ -275,7 +252,7 @@ TEST(RunWorkload, ShortSamplesDoNotReadSwitches) {
 TEST(RunWorkload, AutoSamplingStopsAtTheTarget) {
   fake_os os;
   stepping_clock clock(1);
-  auto w = make("w", [&] { clock.advance(500); });
+  auto w = testing::make_workload("w", [&] { clock.advance(500); });
   run_options options = exact_options(0);
   options.auto_samples = true;
   options.max_time = std::chrono::seconds(100);
@@ -296,7 +273,8 @@ TEST(RunWorkload, AutoSamplingStopsAtMaxTime) {
   stepping_clock clock(1);
   int calls = 0;
   // Values that never settle: 1000, 2000, 3000, ...
-  auto w = make("w", [&] { clock.advance(1000 * static_cast<std::uint64_t>(++calls)); });
+  auto w = testing::make_workload(
+      "w", [&] { clock.advance(1000 * static_cast<std::uint64_t>(++calls)); });
   run_options options = exact_options(0);
   options.auto_samples = true;
   options.baseline = false;
@@ -311,7 +289,7 @@ TEST(RunWorkload, WarmupRunsTheWorkloadUntilItsTimeHasPassed) {
   fake_os os;
   stepping_clock clock(1);
   int calls = 0;
-  auto w = make("w", [&] { ++calls; });
+  auto w = testing::make_workload("w", [&] { ++calls; });
   run_options options = exact_options(2);
   options.baseline = false;
   options.warmup = std::chrono::milliseconds(5);
@@ -326,7 +304,7 @@ TEST(RunWorkload, RestoresWhenTheWorkloadThrows) {
   fake_os os;
   stepping_clock clock(1);
   int calls = 0;
-  auto w = make("boom", [&] {
+  auto w = testing::make_workload("boom", [&] {
     // Throws in the prepared phase, with the process pinned and at raised priority.
     if (++calls == 4) throw std::runtime_error("disk on fire");
   });
@@ -346,7 +324,7 @@ TEST(RunWorkload, AStopRequestEndsSamplingAndRestores) {
   fake_os os;
   stepping_clock clock(1);
   int calls = 0;
-  auto w = make("w", [&] {
+  auto w = testing::make_workload("w", [&] {
     if (++calls == 5) request_stop(SIGINT);  // the fourth baseline sample
   });
   run_options options = exact_options(10);
@@ -365,7 +343,7 @@ TEST(RunWorkload, AStopRequestEndsSamplingAndRestores) {
 TEST(RunWorkload, MemoryIsLockedForThePreparedPhaseOnly) {
   fake_os os;
   stepping_clock clock(1);
-  auto w = make("w", [] {});
+  auto w = testing::make_workload("w", [] {});
   run_options options = exact_options(1);
   options.lock_memory = true;
   const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);

@@ -18,12 +18,6 @@ using testing::fake_os;
 using ::testing::HasSubstr;
 using testing::stepping_clock;
 
-template <class F>
-workload make(std::string name, F fn) {
-  return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
-                  detail::is_count<detail::result_of<F>>);
-}
-
 // The fake clock advances 1000 ticks (1 us) a read; a reference run (no iterations) is one read
 // apart, 1000 ticks. Blocks are 1 ms apart and must begin 2 ms apart to confirm; the prepared
 // phase may take extra blocks for 50 ms.
@@ -45,7 +39,7 @@ run_options block_options(std::size_t samples) {
   return o;
 }
 
-clock_facts facts_of(const stepping_clock& clock) {
+clock_facts granular_facts(const stepping_clock& clock) {
   clock_facts f{&clock, kStep, true};
   f.granularity = 1;
   return f;
@@ -69,8 +63,8 @@ TEST(RunnerFloor, BlocksAreSpreadOutAndAgreeingBlocksConfirmTheFloor) {
   fake_os os;
   stepping_clock clock(kStep);
   slowable s{os, clock};
-  auto w = make("w", [&] { s(); });
-  const auto r = run_workload({&w, std::nullopt}, block_options(10), facts_of(clock), os);
+  auto w = testing::make_workload("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(10), granular_facts(clock), os);
   ASSERT_TRUE(r.baseline && r.prepared);
   for (const phase_result* p : {&*r.baseline, &*r.prepared}) {
     ASSERT_EQ(p->blocks.size(), 5u);
@@ -102,8 +96,8 @@ TEST(RunnerFloor, OneBlockSlowedByHalfLeavesTheOthersToConfirm) {
   stepping_clock clock(kStep);
   slowable s{os, clock};
   s.prepared_factor = [](int call) { return call == 2 || call == 3 ? 1.5 : 1.0; };  // block 2
-  auto w = make("w", [&] { s(); });
-  const auto r = run_workload({&w, std::nullopt}, block_options(10), facts_of(clock), os);
+  auto w = testing::make_workload("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(10), granular_facts(clock), os);
   ASSERT_TRUE(r.prepared && r.prepared->floor);
   const floor_check& f = *r.prepared->floor;
   EXPECT_TRUE(f.confirmed) << f.reason;
@@ -116,8 +110,8 @@ TEST(RunnerFloor, AWholePreparedPhaseSlowedIsReportedAndSampledUntilMaxTime) {
   stepping_clock clock(kStep);
   slowable s{os, clock};
   s.prepared_factor = [](int) { return 1.5; };
-  auto w = make("w", [&] { s(); });
-  const auto r = run_workload({&w, std::nullopt}, block_options(10), facts_of(clock), os);
+  auto w = testing::make_workload("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(10), granular_facts(clock), os);
   ASSERT_TRUE(r.prepared && r.prepared->floor);
   const phase_result& p = *r.prepared;
   EXPECT_FALSE(p.floor->confirmed);
@@ -136,8 +130,8 @@ TEST(RunnerFloor, ASlowStartIsOutlastedByExtraBlocks) {
   stepping_clock clock(kStep);
   slowable s{os, clock};
   s.prepared_factor = [](int call) { return call < 10 ? 1.5 : 1.0; };  // the planned blocks
-  auto w = make("w", [&] { s(); });
-  const auto r = run_workload({&w, std::nullopt}, block_options(10), facts_of(clock), os);
+  auto w = testing::make_workload("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(10), granular_facts(clock), os);
   ASSERT_TRUE(r.prepared && r.prepared->floor);
   const phase_result& p = *r.prepared;
   EXPECT_TRUE(p.floor->confirmed) << p.floor->reason;
@@ -154,7 +148,7 @@ TEST(RunnerFloor, TheHistoryCatchesARunSlowedAsAWhole) {
   stepping_clock clock(kStep);
   slowable s{os, clock};
   s.prepared_factor = [](int) { return 1.5; };
-  auto w = make("w", [&] { s(); });
+  auto w = testing::make_workload("w", [&] { s(); });
   run_options o = block_options(10);
   o.baseline = false;  // nothing in this run is faster: only the history knows better
   std::vector<std::string> asked;
@@ -162,7 +156,7 @@ TEST(RunnerFloor, TheHistoryCatchesARunSlowedAsAWhole) {
     asked.push_back(fmt::format("{} {}", name, batch));
     return kCost;
   };
-  const auto r = run_workload({&w, std::nullopt}, o, facts_of(clock), os);
+  const auto r = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
   ASSERT_TRUE(r.prepared && r.prepared->floor);
   EXPECT_THAT(asked, ElementsAre("w 1"));
   EXPECT_FALSE(r.prepared->floor->confirmed);
@@ -174,11 +168,11 @@ TEST(RunnerFloor, BlocksAtALowerHostSpeedThanRememberedAreNotConfirmed) {
   fake_os os;
   stepping_clock clock(kStep);
   slowable s{os, clock};
-  auto w = make("w", [&] { s(); });
+  auto w = testing::make_workload("w", [&] { s(); });
   run_options o = block_options(10);
   o.memory.fastest_reference = kStep / 2;  // this machine once ran the loop twice as fast
   o.memory.fastest_reference_remembered = true;
-  const auto r = run_workload({&w, std::nullopt}, o, facts_of(clock), os);
+  const auto r = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
   ASSERT_TRUE(r.baseline && r.prepared);
   for (const phase_result* p : {&*r.baseline, &*r.prepared}) {
     ASSERT_TRUE(p->floor);
@@ -192,10 +186,10 @@ TEST(RunnerFloor, TheWarmupReadsTheHostsSpeedToo) {
   fake_os os;
   stepping_clock clock(kStep);
   slowable s{os, clock};
-  auto w = make("w", [&] { s(); });
+  auto w = testing::make_workload("w", [&] { s(); });
   run_options o = block_options(10);
   o.warmup = std::chrono::milliseconds(5);
-  const auto r = run_workload({&w, std::nullopt}, o, facts_of(clock), os);
+  const auto r = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
   EXPECT_GT(r.warmup.calls, 0u);
   EXPECT_EQ(r.warmup.reference_best, kStep);  // a reference run is one clock step here
 }
@@ -204,10 +198,10 @@ TEST(RunnerFloor, OneBlockAskedForTakesNoMore) {
   fake_os os;
   stepping_clock clock(kStep);
   slowable s{os, clock};
-  auto w = make("w", [&] { s(); });
+  auto w = testing::make_workload("w", [&] { s(); });
   run_options o = block_options(4);
   o.blocks = 1;
-  const auto r = run_workload({&w, std::nullopt}, o, facts_of(clock), os);
+  const auto r = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
   ASSERT_TRUE(r.prepared && r.prepared->floor);
   EXPECT_EQ(r.prepared->values.size(), 4u);
   EXPECT_EQ(r.prepared->blocks.size(), 1u);
@@ -219,8 +213,8 @@ TEST(RunnerFloor, FewerSamplesThanBlocksMakeOneBlockPerSample) {
   fake_os os;
   stepping_clock clock(kStep);
   slowable s{os, clock};
-  auto w = make("w", [&] { s(); });
-  const auto r = run_workload({&w, std::nullopt}, block_options(3), facts_of(clock), os);
+  auto w = testing::make_workload("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(3), granular_facts(clock), os);
   ASSERT_TRUE(r.baseline);
   EXPECT_EQ(r.baseline->blocks.size(), 3u);
   EXPECT_EQ(r.baseline->values.size(), 3u);
