@@ -5,7 +5,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <string>
 
 namespace harness::cli {
 namespace {
@@ -49,6 +52,66 @@ TEST(Cli, BadInputExitsTwoNamingTheValue) {
   expect_usage_error({"--bogus"}, "--bogus");
   expect_usage_error({"run", "--frobnicate"}, "--frobnicate");
   expect_usage_error({"--cpu", "0", "--no-pin"}, "contradict");
+}
+
+// CLI11 would say "At Most 1 required but received 2", "Could not convert", "not in {...}" and
+// "The following argument was not expected"; the harness says what was typed and what it takes.
+TEST(Cli, ParserRefusalsInOurWords) {
+  expect_usage_error({"-n", "12", "-n", "15"},
+                     "--samples: given 2 times ('12' and '15'); it takes one value: give it once");
+  expect_usage_error({"--warmup", "1ms", "--warmup", "2ms", "--warmup", "3ms"},
+                     "--warmup: given 3 times ('1ms', '2ms' and '3ms')");
+  expect_usage_error({"doctor", "--cpu", "0", "--cpu", "1"}, "--cpu: given 2 times");
+  expect_usage_error({"--cpu", "abc"},
+                     "--cpu: invalid value 'abc': expected a CPU number, 0 or more");
+  expect_usage_error({"--cpu", "-1"}, "--cpu: invalid value '-1'");
+  expect_usage_error({"doctor", "--cpu", "x1"}, "--cpu: invalid value 'x1'");
+  expect_usage_error({"--log-level", "loud"},
+                     "--log-level: invalid value 'loud': expected trace, debug, info, warn, error "
+                     "or off");
+  expect_usage_error({"--frob"}, "'--frob' is not an option of harness; see harness --help");
+  expect_usage_error({"doctor", "--frob"},
+                     "'--frob' is not an option of harness doctor; see harness doctor --help");
+  expect_usage_error({"frob"},
+                     "unexpected argument 'frob': give options, after at most one "
+                     "command");
+  expect_usage_error({"list", "extra"}, "unexpected argument 'extra' to harness list");
+  expect_usage_error({"--samples"}, "--samples: the value is missing");
+  // A flag given twice says the same thing twice: not refused (the run goes on to the next check).
+  expect_usage_error({"--no-pin", "--no-pin", "--detail", "--detail", "-w", "nope"},
+                     "'nope' matches no workload");
+}
+
+// Options that mean nothing without another, and durations that must be positive.
+TEST(Cli, OptionsThatOnlyMeanSomethingTogether) {
+  expect_usage_error({"--max-hold", "5ms"}, "--max-hold 5ms only applies with --priority realtime");
+  expect_usage_error({"--max-hold", "0s", "--priority", "realtime"},
+                     "--max-hold: invalid value '0s'");
+  expect_usage_error({"--target", "1%", "-n", "30"},
+                     "--target 1% only applies with --samples auto");
+  expect_usage_error({"--max-time", "0ms"}, "--max-time: invalid value '0ms'");
+  expect_usage_error({"--min-sample-time", "0"},
+                     "--min-sample-time: invalid value '0': a sample lasts at least one call");
+  expect_usage_error({"--min-sample-time", "1ms", "--batch", "4"},
+                     "--min-sample-time 1ms and --batch 4 both set the calls per sample");
+  expect_usage_error({"--history", "h.json", "--no-history"}, "contradict");
+}
+
+TEST(Cli, DoctorRootMustHoldProcOrSys) {
+  const auto dir =
+      std::filesystem::temp_directory_path() /
+      ("harness_cli_root_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir / "empty");
+  { std::ofstream(dir / "file") << "x"; }
+  const std::string missing = (dir / "missing").string();
+  const std::string file = (dir / "file").string();
+  const std::string empty = (dir / "empty").string();
+  expect_usage_error({"doctor", "--root", missing.c_str()},
+                     "--root: '" + missing + "' cannot be read");
+  expect_usage_error({"doctor", "--root", file.c_str()}, "is not a directory");
+  expect_usage_error({"doctor", "--root", empty.c_str()}, "holds neither proc/ nor sys/");
+  expect_usage_error({"doctor", "--root", ""}, "--root: the path is empty");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, HelpShowsExamples) {

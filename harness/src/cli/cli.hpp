@@ -20,7 +20,8 @@
 
 namespace CLI {
 class App;
-}
+class Validator;
+}  // namespace CLI
 
 namespace harness::cli {
 
@@ -57,6 +58,9 @@ struct context {
   // Set by the subcommand that was chosen; returns the exit code. May throw harness::usage_error.
   std::function<int()> action;
 };
+
+// Checks a --cpu value before CLI11 converts it: a CPU number, 0 or more, in our words.
+CLI::Validator cpu_number();
 
 // Registers `run`. Its options also live on the root app so that `harness -w x` means `harness run
 // -w x`; the action is the default when no subcommand is given.

@@ -7,15 +7,50 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 
 #include "cli.hpp"
 #include "harness/doctor.hpp"
 #include "harness/errors.hpp"
 
 namespace harness::cli {
+namespace {
+
+// --root must be a directory holding what the Linux checks read: without one, every check would
+// say "unknown" and the command would look like it worked.
+void check_root(const std::string& root) {
+  std::error_code ec;
+  const std::filesystem::path path(root);
+  if (root.empty())
+    throw usage_error("--root: the path is empty; give a directory holding proc/ and sys/");
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    throw usage_error(
+        fmt::format("--root: '{}' cannot be read: {}; give a directory holding proc/ "
+                    "and sys/",
+                    root, ec ? ec.message() : std::string("No such file or directory")));
+  }
+  if (!std::filesystem::is_directory(status)) {
+    throw usage_error(
+        fmt::format("--root: '{}' is not a directory; give a directory holding proc/ "
+                    "and sys/",
+                    root));
+  }
+  if (!std::filesystem::is_directory(path / "proc", ec) &&
+      !std::filesystem::is_directory(path / "sys", ec)) {
+    throw usage_error(fmt::format(
+        "--root: '{}' holds neither proc/ nor sys/, so every check would read nothing; give the "
+        "directory above them",
+        root));
+  }
+}
+
+}  // namespace
 
 void add_doctor_command(CLI::App& root, context& ctx) {
   struct doctor_flags {
@@ -32,8 +67,10 @@ void add_doctor_command(CLI::App& root, context& ctx) {
       "isolation, IRQs, privileges and builds; each check says ok, warn or unknown, what it read "
       "and what to change");
   cmd->add_flag("--json", flags->json, "Print the report as JSON");
-  flags->cpu_option = cmd->add_option(
-      "--cpu", flags->cpu, "CPU to check (default: the least-loaded allowed CPU, avoiding CPU 0)");
+  flags->cpu_option =
+      cmd->add_option("--cpu", flags->cpu,
+                      "CPU to check (default: the least-loaded allowed CPU, avoiding CPU 0)")
+          ->check(cpu_number());
   flags->root_option =
       cmd->add_option("--root", flags->root,
                       "Run the Linux checks over proc/ and sys/ below this directory (for tests, "
@@ -41,6 +78,7 @@ void add_doctor_command(CLI::App& root, context& ctx) {
   cmd->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
       doctor::doctor_options options;
+      if (flags->root_option->count() > 0) check_root(flags->root);
       options.root = flags->root;
       if (flags->cpu_option->count() > 0) options.cpu = flags->cpu;
       const auto report = [&] {

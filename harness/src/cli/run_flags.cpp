@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "cli.hpp"
 #include "harness/duration.hpp"
 #include "harness/errors.hpp"
 
@@ -63,6 +64,23 @@ void check_cpu(const run_flags& flags, const platform::cpu_list& allowed) {
   }
 }
 
+namespace {
+
+// A duration that must be more than zero; `why` says what zero would mean.
+std::chrono::nanoseconds positive_duration(const std::string& text, std::string_view option,
+                                           std::string_view why) {
+  const std::chrono::nanoseconds d = parse_duration(text, option);
+  if (d.count() == 0)
+    throw usage_error(fmt::format("{}: invalid value '{}': {}", option, text, why));
+  return d;
+}
+
+bool given(const CLI::Option* option) {
+  return option != nullptr && option->count() > 0;
+}
+
+}  // namespace
+
 run_options options_from(const run_flags& flags) {
   run_options options;
   if (flags.samples == "auto") {
@@ -71,30 +89,44 @@ run_options options_from(const run_flags& flags) {
     options.samples = parse_positive(flags.samples, "--samples", "a positive integer or auto");
   }
   options.target = parse_target(flags.target);
+  if (given(flags.target_option) && !options.auto_samples) {
+    throw usage_error(fmt::format(
+        "--target {} only applies with --samples auto (sampling until the minimum's interval is "
+        "that narrow); add -n auto, or drop --target",
+        flags.target));
+  }
   if (flags.max_time.empty()) {
     options.max_time = options.auto_samples ? kAutoMaxTime : kConfirmMaxTime;
   } else {
-    options.max_time = parse_duration(flags.max_time, "--max-time");
-    if (options.max_time.count() == 0) {
-      throw usage_error("--max-time: invalid value '0': sampling needs some time; give e.g. 10s");
-    }
+    options.max_time =
+        positive_duration(flags.max_time, "--max-time", "sampling needs some time; give e.g. 10s");
   }
   options.blocks = parse_positive(flags.blocks, "--blocks", "a positive number of blocks");
   if (!flags.batch.empty()) {
     options.batch = parse_positive(flags.batch, "--batch", "a positive number of calls per sample");
   }
   if (!flags.min_sample_time.empty()) {
-    options.min_sample_time = parse_duration(flags.min_sample_time, "--min-sample-time");
+    if (options.batch) {
+      throw usage_error(fmt::format(
+          "--min-sample-time {} and --batch {} both set the calls per sample: give one of them",
+          flags.min_sample_time, flags.batch));
+    }
+    options.min_sample_time = positive_duration(
+        flags.min_sample_time, "--min-sample-time",
+        "a sample lasts at least one call; for one call per sample give --batch 1");
   }
-  options.max_hold = parse_duration(flags.max_hold, "--max-hold");
-  if (options.max_hold.count() == 0) {
-    throw usage_error(
-        "--max-hold: invalid value '0': give the longest time realtime sampling may "
-        "hold the CPU, e.g. 2s");
+  options.priority = parse_priority(flags.priority);
+  options.max_hold =
+      positive_duration(flags.max_hold, "--max-hold",
+                        "give the longest time realtime sampling may hold the CPU, e.g. 2s");
+  if (given(flags.max_hold_option) && options.priority != platform::priority_level::realtime) {
+    throw usage_error(fmt::format(
+        "--max-hold {} only applies with --priority realtime (a SCHED_FIFO sampler pauses after "
+        "holding the CPU that long); add --priority realtime, or drop --max-hold",
+        flags.max_hold));
   }
   options.lock_memory = flags.lock_memory;
   options.warmup = parse_duration(flags.warmup, "--warmup");
-  options.priority = parse_priority(flags.priority);
   options.baseline = !flags.no_baseline;
   return options;
 }
@@ -108,10 +140,12 @@ void add_run_options(CLI::App& app, run_flags& flags) {
                  "interval is within --target at two checks in a row and the floor is confirmed, "
                  "or --max-time has passed)")
       ->capture_default_str();
-  app.add_option("--target", flags.target,
-                 "With --samples auto: the width of the minimum's 95% interval to reach, in % of "
-                 "the minimum")
-      ->capture_default_str();
+  flags.target_option =
+      app.add_option(
+             "--target", flags.target,
+             "With --samples auto: the width of the minimum's 95% interval to reach, in % of "
+             "the minimum")
+          ->capture_default_str();
   app.add_option("--max-time", flags.max_time,
                  "The longest a phase may sample (a duration): with --samples auto its ceiling "
                  "(default 10s); otherwise how long the prepared phase may go on taking blocks "
@@ -136,18 +170,20 @@ void add_run_options(CLI::App& app, run_flags& flags) {
                  "monotonic wall clock)");
   app.add_flag("--lock-memory", flags.lock_memory,
                "Lock the process's memory (mlockall) for the prepared phase");
-  app.add_option("--max-hold", flags.max_hold,
-                 "With --priority realtime: the longest sampling holds the CPU before pausing "
-                 "20 ms for the rest of the system")
-      ->capture_default_str();
+  flags.max_hold_option =
+      app.add_option("--max-hold", flags.max_hold,
+                     "With --priority realtime: the longest sampling holds the CPU before pausing "
+                     "20 ms for the rest of the system")
+          ->capture_default_str();
   app.add_option("--warmup", flags.warmup,
                  "Warmup before the prepared samples: a duration with unit ns, us, ms or s; 0 "
                  "disables")
       ->capture_default_str();
-  flags.cpu_option = app.add_option(
-      "--cpu", flags.cpu,
-      "CPU to pin to (default: the least-loaded CPU this process may use, preferring one other "
-      "than CPU 0; the report says which and why)");
+  flags.cpu_option = app.add_option("--cpu", flags.cpu,
+                                    "CPU to pin to (default: the least-loaded CPU this process may "
+                                    "use, preferring one other "
+                                    "than CPU 0; the report says which and why)")
+                         ->check(cpu_number());
   app.add_flag("--no-pin", flags.no_pin, "Do not pin the process for the prepared samples");
   app.add_option("--priority", flags.priority,
                  "Priority for the prepared samples: normal, high (nice -20) or realtime "
@@ -173,7 +209,14 @@ void add_run_options(CLI::App& app, run_flags& flags) {
       "{spread} {verdict} {disturbed} {clock} {0} {1} {2}; specs as in fmt ({min:.3e}); {{ and "
       "}} for braces");
   app.add_option("--log-level", flags.log_level, "Log level on stderr")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->check(CLI::Validator(
+          [](const std::string& level) -> std::string {
+            for (const char* known : {"trace", "debug", "info", "warn", "error", "off"})
+              if (level == known) return {};
+            return fmt::format(
+                "invalid value '{}': expected trace, debug, info, warn, error or off", level);
+          },
+          "LEVEL"))
       ->capture_default_str();
 }
 

@@ -30,6 +30,7 @@ struct run_flags {
   std::string log_level = "warn";
   std::string clock;
   std::string target = "0.1%";
+  CLI::Option* target_option = nullptr;
   std::string max_time;  // empty: kAutoMaxTime with --samples auto, else kConfirmMaxTime
   std::string blocks = "5";
   std::string history;  // empty: default_history_path()
@@ -39,6 +40,7 @@ struct run_flags {
   std::string min_sample_time;
   bool lock_memory = false;
   std::string max_hold = "2s";
+  CLI::Option* max_hold_option = nullptr;
   std::string format;  // empty: console on stdout, or the file's extension with -o
   std::string output;
   std::string line;
@@ -71,7 +73,9 @@ inline constexpr const char* kExamples = R"(Examples:
 void add_run_options(CLI::App& app, run_flags& flags);
 
 // The sampling options the flags ask for; throws usage_error naming a bad value and what is
-// accepted. Where to pin is the doctor's to say (run_command.cpp).
+// accepted, or options that mean nothing together (--target without --samples auto, --max-hold
+// without --priority realtime, --min-sample-time with --batch). Where to pin is the doctor's to say
+// (run_command.cpp).
 run_options options_from(const run_flags& flags);
 
 // The CPU to pin to: --cpu when given (it must be one the process may run on), else the doctor's
