@@ -101,15 +101,19 @@ HARNESS_WORKLOAD(xor_loop)
     .description(
         "The Stopwatch article's test: r ^= i ^ seed over ARG iterations, seed from the clock")
     .default_arg(32'000'000)
+    .min_arg(0)
     .by_default();
 HARNESS_WORKLOAD(empty).description("Does nothing: what a sample costs with no work in it");
 HARNESS_WORKLOAD(sort_ints)
     .description("Copies ARG random ints (fixed seed) and std::sorts the copy")
-    .default_arg(10'000);
+    .default_arg(10'000)
+    .min_arg(0);
 HARNESS_WORKLOAD(memcpy_bytes)
     .description("memcpy of ARG bytes between two buffers")
-    .default_arg(65'536);
+    .default_arg(65'536)
+    .min_arg(0);
 HARNESS_WORKLOAD(unordered_map_insert)
     .description("ARG inserts into a fresh std::unordered_map<int64, int64>")
-    .default_arg(1'000);
+    .default_arg(1'000)
+    .min_arg(0);
 HARNESS_WORKLOAD(file_open_close).description("fopen and fclose of a small temporary file");

@@ -26,10 +26,25 @@ struct fake_machine {
   workload_registry registry;
   testing::fake_os os;  // what the run was given, to look at afterwards
   machine host;
+  int throwing_calls = 0;
+  int negative_calls = 0;
 
   fake_machine() {
     registry.add(
         workload("exact", detail::make_invoker([this] { clock.advance(kCost); }), false, false));
+    // Throws in its 9th call: the first call, then 6 baseline samples, then the prepared phase's
+    // second sample.
+    registry.add(workload("throws", detail::make_invoker([this] {
+                            clock.advance(kCost);
+                            if (++throwing_calls == 9) throw std::runtime_error("disk on fire");
+                          }),
+                          false, false));
+    // Returns a negative iteration count in its 3rd call: the baseline's second sample.
+    registry.add(workload("negative", detail::make_invoker([this]() -> int {
+                            clock.advance(kCost);
+                            return ++negative_calls == 3 ? -1 : 1;
+                          }),
+                          false, true));
     host.os = [this] { return std::make_unique<testing::forwarding_os>(os); };
     host.clock = [this](std::string_view) -> const clock_source& { return clock; };
     host.default_clock_reason = [] { return std::string("the test's clock"); };
@@ -114,6 +129,53 @@ TEST(CliRun, TheJsonReportOnAFakeMachine) {
   EXPECT_EQ(prepared.at("floor").at("confirmed_by"), nlohmann::json::array({1, 3}));
   EXPECT_EQ(doc.at("context").at("host_name"), "fakehost");
   EXPECT_THAT(r.out, Not(HasSubstr("summary")));
+}
+
+// A workload that fails is reported as failed in every format, with where it failed, and the
+// command exits 3; the other workloads still run.
+TEST(CliRun, AFailedWorkloadIsVisibleEverywhere) {
+  const std::vector<const char*> common = {"-w",           "throws",   "-w", "negative", "-w",
+                                           "exact",        "-n",       "6",  "--warmup", "0",
+                                           "--no-history", "--blocks", "1"};
+  const auto with = [&common](std::vector<const char*> more) {
+    std::vector<const char*> args = common;
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  {
+    fake_machine m;
+    const auto r = run(m, common);
+    EXPECT_EQ(r.code, exit_workload_failed) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("  FAILED in the prepared phase, sample 2 (block 1, 1 call): "
+                                 "threw: disk on fire\n"));
+    EXPECT_THAT(r.out, HasSubstr("  FAILED in the baseline phase, sample 2 (block 1, 1 call): it "
+                                 "returned a negative iteration count"));
+    EXPECT_THAT(r.out, HasSubstr("  throws    prepared          -       -"));
+    EXPECT_THAT(r.out, HasSubstr("FAILED at sample 2"));
+    EXPECT_THAT(r.out, HasSubstr("  exact     prepared"));  // the others still ran
+  }
+  {
+    fake_machine m;
+    const auto r = run(m, with({"--line", "{workload} {phase}: {verdict} {min}"}));
+    EXPECT_EQ(r.code, exit_workload_failed);
+    EXPECT_THAT(r.out, HasSubstr("throws baseline: unstable 100 µs\n"
+                                 "throws prepared: failed n/a\n"
+                                 "negative first: n/a 100 µs\n"
+                                 "negative baseline: failed n/a\n"));
+  }
+  {
+    fake_machine m;
+    const auto r = run(m, with({"--format", "json"}));
+    EXPECT_EQ(r.code, exit_workload_failed);
+    const auto doc = nlohmann::json::parse(r.out);
+    const auto& failure = doc.at("harness").at("workloads").at(0).at("failure");
+    EXPECT_EQ(failure.at("stage"), "prepared");
+    EXPECT_EQ(failure.at("sample"), 2);
+    EXPECT_EQ(failure.at("message"), "disk on fire");
+    const auto& negative = doc.at("harness").at("workloads").at(1).at("failure");
+    EXPECT_EQ(negative.at("stage"), "baseline");
+    EXPECT_EQ(negative.at("threw"), false);
+  }
 }
 
 }  // namespace

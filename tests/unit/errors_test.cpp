@@ -114,28 +114,37 @@ TEST(RunWorkloadErrors, AProgressCallbackThatThrowsPropagatesAndRestores) {
 }
 
 // Whichever call of the workload throws (first call, batch calibration, warmup, a baseline or a
-// prepared sample), it is "the workload threw": kept in `error`, and the process put back.
+// prepared sample), it is the workload's failure: kept in `failure` with the stage and the sample
+// it happened in, and the process put back.
 TEST(RunWorkloadErrors, EveryCallOfTheWorkloadIsTheWorkloads) {
   struct where {
     const char* name;
     int throwing_call;  // 1-based count of the workload's calls
     std::function<void(run_options&)> adjust;
+    run_stage stage;
+    std::size_t sample;  // 1-based sample of the phase or warmup; 0: none
+    const char* where_text;
   };
   const std::vector<where> cases = {
-      {"first call", 1, [](run_options&) {}},
+      {"first call", 1, [](run_options&) {}, run_stage::first_call, 0, "the first call"},
       // 100 ticks a call against 1000 wanted: the first call is short, so the batch is calibrated.
       {"batch calibration", 2,
        [](run_options& o) {
          o.batch.reset();
          o.min_sample_time = std::chrono::microseconds(1);
-       }},
+       },
+       run_stage::batch_calibration, 0, "the batch calibration"},
       {"warmup", 2,
        [](run_options& o) {
          o.baseline = false;
          o.warmup = std::chrono::milliseconds(1);
-       }},
-      {"baseline sample", 3, [](run_options&) {}},
-      {"prepared sample", 6, [](run_options&) {}},
+       },
+       run_stage::warmup, 1, "the warmup, sample 1 (1 calls)"},
+      // Calls 2, 3, 4 are the baseline's samples; 5, 6, 7 the prepared phase's.
+      {"baseline sample", 3, [](run_options&) {}, run_stage::baseline, 2,
+       "the baseline phase, sample 2 (block 1, 1 call)"},
+      {"prepared sample", 7, [](run_options&) {}, run_stage::prepared, 3,
+       "the prepared phase, sample 3 (block 1, 1 call)"},
   };
   for (const where& c : cases) {
     SCOPED_TRACE(c.name);
@@ -149,8 +158,13 @@ TEST(RunWorkloadErrors, EveryCallOfTheWorkloadIsTheWorkloads) {
     run_options options = exact_options(3);
     c.adjust(options);
     const workload_result r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
-    EXPECT_TRUE(r.failed());
-    EXPECT_EQ(r.error, c.name);
+    ASSERT_TRUE(r.failed());
+    EXPECT_EQ(r.failure->message, c.name);
+    EXPECT_TRUE(r.failure->threw);
+    EXPECT_EQ(r.failure->what(), std::string("threw: ") + c.name);
+    EXPECT_EQ(r.failure->stage, c.stage);
+    EXPECT_EQ(r.failure->sample, c.sample);
+    EXPECT_EQ(r.failure->where(), c.where_text);
     EXPECT_EQ(calls, c.throwing_call);  // nothing ran after it
     expect_restored(os);
   }
@@ -161,7 +175,8 @@ TEST(RunWorkloadErrors, AnExceptionNotDerivedFromStdExceptionIsTheWorkloadsToo) 
   stepping_clock clock(1);
   auto w = testing::make_workload("w", [] { throw 42; });
   const workload_result r = run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
-  EXPECT_EQ(r.error, "an exception not derived from std::exception");
+  ASSERT_TRUE(r.failed());
+  EXPECT_EQ(r.failure->message, "an exception not derived from std::exception");
   EXPECT_FALSE(r.baseline.has_value());
 }
 

@@ -312,7 +312,9 @@ TEST(RunWorkload, RestoresWhenTheWorkloadThrows) {
   options.cpu = 2;
   const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
   EXPECT_TRUE(r.failed());
-  EXPECT_EQ(r.error, "disk on fire");
+  ASSERT_TRUE(r.failed());
+  EXPECT_EQ(r.failure->message, "disk on fire");
+  EXPECT_EQ(r.failure->stage, run_stage::prepared);
   EXPECT_TRUE(r.baseline.has_value());  // gathered before the throw
   EXPECT_FALSE(r.prepared.has_value());
   EXPECT_EQ(os.allowed, (platform::cpu_list{0, 1, 2, 3}));

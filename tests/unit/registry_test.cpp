@@ -127,6 +127,73 @@ TEST(Invoker, CountsIterationsAndRepeats) {
   EXPECT_EQ(other.run(0, 2), 0u);
 }
 
+// Names are for the shell: letters, digits and _ - . : only; a bad one is the registering
+// program's mistake, named in the exception.
+TEST(Registration, NamesAreNonEmptyAndShellFriendly) {
+  workload_registry reg;
+  for (const char* good : {"a", "xor_loop", "map.lookup", "ns::fn", "sort-ints", "A9"})
+    EXPECT_NO_THROW(reg.add(make(good, [] {}))) << good;
+  const auto refused = [&reg](const std::string& name) -> std::string {
+    try {
+      reg.add(make(name, [] {}));
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  EXPECT_THAT(refused(""), HasSubstr("empty name"));
+  EXPECT_THAT(refused("with space"), HasSubstr("workload name 'with space' holds ' '"));
+  EXPECT_THAT(refused("a/b"), HasSubstr("holds '/'"));
+  EXPECT_THAT(refused("glob*"), HasSubstr("holds '*'"));
+  EXPECT_THAT(refused("quote'"), HasSubstr("holds '''"));
+  EXPECT_THAT(refused("a"), HasSubstr("workload 'a' registered twice"));
+  EXPECT_EQ(reg.all().size(), 6u);  // nothing refused was added
+}
+
+// The arguments a workload accepts are declared at registration; the command line refuses the
+// others before any run.
+TEST_F(RegistryTest, ArgumentsOutsideTheDeclaredRangeAreUsageErrors) {
+  reg.add(make("counted", [](std::int64_t n) { return n; })).default_arg(10).min_arg(0);
+  reg.add(make("ranged", [](std::int64_t n) { return n; })).min_arg(1).max_arg(64);
+  EXPECT_EQ(usage_message(reg, {"counted/-5"}),
+            "--workload: 'counted/-5': counted takes an integer of 0 or more, not -5");
+  EXPECT_EQ(usage_message(reg, {"ranged/0"}),
+            "--workload: 'ranged/0': ranged takes an integer from 1 to 64, not 0");
+  EXPECT_EQ(usage_message(reg, {"ranged/65"}),
+            "--workload: 'ranged/65': ranged takes an integer from 1 to 64, not 65");
+  EXPECT_EQ(usage_message(reg, {"counted/0", "ranged/1", "ranged/64"}), "(accepted)");
+  // A glob with an argument is checked against each workload it matches.
+  EXPECT_THAT(usage_message(reg, {"*ed/0"}), HasSubstr("ranged takes an integer from 1 to 64"));
+  EXPECT_EQ(reg.find("ranged")->accepted_args(), "an integer from 1 to 64");
+  EXPECT_EQ(reg.find("xor_loop")->accepted_args(), "an integer");
+}
+
+TEST(Registration, ADefaultOutsideTheRangeOrARangeOnNoArgumentIsRefused) {
+  auto w = make("w", [](std::int64_t n) { return n; });
+  w.default_arg(-1);
+  EXPECT_THROW(w.min_arg(0), std::invalid_argument);  // its default -1 is below it
+  auto v = make("v", [](std::int64_t n) { return n; });
+  v.min_arg(5);
+  EXPECT_THROW(v.default_arg(4), std::invalid_argument);
+  EXPECT_THROW(v.max_arg(4), std::invalid_argument);  // below the minimum
+  auto none = make("none", [] {});
+  EXPECT_THROW(none.min_arg(0), std::invalid_argument);
+  EXPECT_THROW(none.default_arg(0), std::invalid_argument);
+}
+
+// A negative iteration count is the workload's failure: the invoker throws after its calls.
+TEST(Registration, ANegativeIterationCountFailsTheCall) {
+  int calls = 0;
+  auto w = make("neg", [&calls](std::int64_t n) -> int {
+    ++calls;
+    return calls == 2 ? -3 : static_cast<int>(n);
+  });
+  EXPECT_THROW(w.run(1, 3), detail::negative_count_error);
+  EXPECT_EQ(calls, 3);  // checked once, after the calls
+  auto unsigned_count = make("u", [] { return 7u; });
+  EXPECT_EQ(unsigned_count.run(0, 2), 14u);
+}
+
 TEST(Registration, MacroRegistersInGlobalRegistry) {
   // The built-in workloads are linked into this test binary.
   const workload* w = global_registry().find("xor_loop");

@@ -149,13 +149,23 @@ run_report synthetic_report() {
   b.min_sample_ticks = 20000;
   b.prepared = make_phase(phase_kind::prepared, {12.5, 12.25, 12.75, 12.5, 13.0}, 64, 40);
   block(*b.prepared, 5, {3000}, base_context);
-  b.error = "boom, said the \"workload\"";
   report.results.push_back(b);
 
   workload_result c;
   c.name = "odd,name|x";
   c.prepared = make_phase(phase_kind::prepared, {3, 3}, 1, 40);
   report.results.push_back(c);
+
+  // It threw in its third baseline sample: its first call is all that was measured.
+  workload_result d;
+  d.name = "throws/3";
+  d.first = make_phase(phase_kind::first, {800}, 1, 40);
+  d.failure = workload_failure{.message = "boom, said the \"workload\"",
+                               .stage = run_stage::baseline,
+                               .sample = 3,
+                               .block = 1,
+                               .calls_per_sample = 1};
+  report.results.push_back(d);
 
   report.context.date = "2024-05-01T12:00:00+02:00";
   report.context.host_name = "testhost";
@@ -270,7 +280,14 @@ TEST(ReportJson, RowsFollowGoogleBenchmark) {
   const auto& prep = harness_block.at("workloads").at(0).at("preparation");
   EXPECT_EQ(prep.at("applied"), nlohmann::json::array({"pin to CPU 1"}));
   EXPECT_EQ(prep.at("refused").at(0).at("action"), "nice -20");
-  EXPECT_EQ(harness_block.at("workloads").at(1).at("error"), "boom, said the \"workload\"");
+  EXPECT_EQ(harness_block.at("workloads").at(1).at("error"), nullptr);
+  EXPECT_EQ(harness_block.at("workloads").at(1).at("failure"), nullptr);
+  const auto& failed = harness_block.at("workloads").at(3);
+  EXPECT_EQ(failed.at("error"), "boom, said the \"workload\"");
+  EXPECT_EQ(failed.at("failure").at("stage"), "baseline");
+  EXPECT_EQ(failed.at("failure").at("sample"), 3);
+  EXPECT_EQ(failed.at("failure").at("block"), 1);
+  EXPECT_EQ(failed.at("failure").at("threw"), true);
 }
 
 TEST(ReportJson, NoAggregateForOneSampleAndNoUndefinedFigure) {
@@ -296,18 +313,24 @@ TEST(ReportCsv, OneRowPerSampleQuotedWhereNeeded) {
   std::size_t n = 0;
   while (std::getline(lines, line))
     ++n;
-  EXPECT_EQ(n, 1u + (1 + 12 + 12) + 5 + 2);
-  // The last column is the block; a phase without blocks leaves it empty.
-  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,,\n"));
-  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1,1\n"));
-  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,4,1001,500.5,0,1041,1,0,0,2\n"));
-  EXPECT_THAT(csv, HasSubstr("memcpy_bytes/64,prepared,1,12.25,6.125,0,824,64,0,,1\n"));
+  EXPECT_EQ(n, 1u + (1 + 12 + 12) + 5 + 2 + (1 + 1));
+  // The last columns are the block, empty in a phase without blocks, and the error.
+  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,,,\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1,1,\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,4,1001,500.5,0,1041,1,0,0,2,\n"));
+  EXPECT_THAT(csv, HasSubstr("memcpy_bytes/64,prepared,1,12.25,6.125,0,824,64,0,,1,\n"));
+  // A failure: the stage, the 0-based sample, its block, what it threw; no figures.
+  EXPECT_THAT(
+      csv, HasSubstr("throws/3,baseline,2,,,,,1,,,1,\"threw: boom, said the \"\"workload\"\"\"\n"));
 }
 
 TEST(ReportMarkdown, TableEscapesCells) {
   const std::string md = rendered(report_format::markdown);
   EXPECT_THAT(md, HasSubstr("| odd,name\\|x | prepared |"));
-  EXPECT_THAT(md, HasSubstr("**memcpy\\_bytes/64 failed**"));
+  EXPECT_THAT(
+      md,
+      HasSubstr(
+          "**throws/3 failed** in the baseline phase, sample 3 (block 1, 1 call): threw: boom"));
 }
 
 // ---- console ------------------------------------------------------------------------------------
@@ -321,18 +344,19 @@ TEST(ReportConsole, ColourOnlyWhenAsked) {
 
 TEST(ReportConsole, NarrowTerminalDropsLessImportantColumns) {
   console_style style;
-  style.width = 60;
+  style.width = 70;
   const std::string text = rendered(report_format::console, style);
   const auto at = text.find("\n  workload");
   ASSERT_NE(at, std::string::npos);
   const std::string header = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
-  EXPECT_LE(header.size(), 60u);
+  EXPECT_LE(header.size(), 70u);
   EXPECT_THAT(header, HasSubstr("min"));
   EXPECT_THAT(header, HasSubstr("verdict"));
   EXPECT_THAT(header, HasSubstr("floor"));
   EXPECT_THAT(header, Not(HasSubstr("max")));
   EXPECT_THAT(header, Not(HasSubstr("median")));
-  // Least important first: the full table needs 123 columns, dropping these leaves 53.
+  // Least important first: the full table needs 133 columns (a failure's
+  // "FAILED at sample 3" widens the verdict), dropping these leaves 69.
   EXPECT_THAT(text,
               HasSubstr("not shown: spread, max, disturbed, samples, min time, spread %, median"));
 }
@@ -431,6 +455,16 @@ TEST(ReportLine, TheFloorAndWhetherItIsConfirmed) {
             "xor_loop/1000 baseline: no 500 ns 5.000e-07\n"
             "xor_loop/1000 prepared: yes 500 ns 5.000e-07\n"
             "memcpy_bytes/64 prepared: no 6.12 ns 6.125e-09\n");
+}
+
+// A workload that failed gets a line of its own: the stage as its phase, verdict "failed", every
+// figure n/a.
+TEST(ReportLine, AFailedWorkloadGetsALine) {
+  const auto line = parse_line_template("{workload} {phase}: {verdict} {min} {samples} {clock}");
+  std::ostringstream out;
+  print_lines(out, analyze_run(synthetic_report()), line);
+  EXPECT_THAT(out.str(), HasSubstr("throws/3 first: n/a 400 ns 1 fake\n"
+                                   "throws/3 baseline: failed n/a n/a fake\n"));
 }
 
 TEST(ReportLine, HumanUnitsAndBadTemplate) {

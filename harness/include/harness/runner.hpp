@@ -152,6 +152,34 @@ inline const char* to_string(stop_reason reason) noexcept {
   return names_of(reason).phrase;
 }
 
+// The stage of a workload's experiment, in the order they run: where a workload can fail.
+enum class run_stage { first_call, batch_calibration, baseline, warmup, prepared };
+// For people ("batch calibration") and as an identifier (JSON's, CSV's, --line's: "calibration").
+struct stage_names {
+  const char* label;
+  const char* id;
+};
+const stage_names& names_of(run_stage stage) noexcept;
+inline const char* to_string(run_stage stage) noexcept {
+  return names_of(stage).label;
+}
+
+// How and where a workload failed: the stage, and within a phase or the warmup the sample (the
+// call of `calls_per_sample` calls) it failed in. What was measured before it stays in the result.
+struct workload_failure {
+  std::string message;  // what it threw (the exception's what()), or what it did wrong
+  bool threw = true;    // false: a call returned a negative iteration count
+  run_stage stage = run_stage::first_call;
+  std::size_t sample = 0;  // 1-based sample of the baseline, warmup or prepared phase; 0: none
+  std::size_t block = 0;   // 1-based block of the baseline or prepared phase; 0: none
+  std::uint64_t calls_per_sample = 1;
+
+  // "the prepared phase, sample 7 (block 2, 8 calls)", "the first call", "the warmup, sample 3".
+  std::string where() const;
+  // "threw: MESSAGE" or "returned a negative iteration count: ..."
+  std::string what() const;
+};
+
 // Consecutive samples of a phase taken together, between two gaps.
 struct sample_block {
   std::size_t first = 0;     // index of its first sample in phase_result::values
@@ -212,10 +240,10 @@ struct workload_result {
   std::uint64_t min_sample_ticks = 0;     // the sample length batching aims for
   preparation_report preparation;
   warmup_result warmup;
-  std::string error;  // what the workload threw; empty when it ran to the end
+  std::optional<workload_failure> failure;  // nullopt when the workload ran to the end
   bool interrupted = false;
 
-  bool failed() const noexcept { return !error.empty(); }
+  bool failed() const noexcept { return failure.has_value(); }
 };
 
 // The clock facts the sampler needs, measured once per run.
@@ -237,11 +265,11 @@ clock_facts measure_clock_facts(const clock_source& clock);
 
 // Runs the experiment for one workload. Affinity and priority are restored before returning, also
 // when the workload throws or a stop is requested. Only an exception that escapes the workload's
-// own call (first call, batch calibration, warmup, a sample) is "the workload threw": its message
-// is kept in `error`, with the results gathered before it. Any other exception is the harness's
-// own failure and propagates, after affinity, priority and memory locking are put back. Throws
-// std::invalid_argument for options it cannot run with (auto sampling with a target that is not a
-// positive, finite fraction).
+// own call (first call, batch calibration, warmup, a sample) is the workload's failure: it is kept
+// in `failure`, with where it happened and the results gathered before it. Any other exception is
+// the harness's own failure and propagates, after affinity, priority and memory locking are put
+// back. Throws std::invalid_argument for options it cannot run with (auto sampling with a target
+// that is not a positive, finite fraction).
 workload_result run_workload(const workload_instance& workload, const run_options& options,
                              const clock_facts& clock, platform::os_interface& os);
 

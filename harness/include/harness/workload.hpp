@@ -4,9 +4,17 @@
 //   HARNESS_WORKLOAD(xor_loop).description("r ^= i ^ seed").default_arg(4'000'000);
 //
 // A workload takes no argument or one std::int64_t (given on the command line as `name/ARG`), and
-// returns void or an integral count of the iterations it did (used for per-iteration figures).
-// Any other return value is sunk. Inputs and results pass through Google Benchmark's DoNotOptimize,
-// so a pure function is neither hoisted out of the sampling loop nor optimised away.
+// returns void or an integral count of the iterations it did (used for per-iteration figures; a
+// negative count fails the workload). Any other return value is sunk.
+//
+// Names are letters, digits and _ - . : only, so that `-w NAME` selects them from any shell
+// (`/` separates the argument, `*` and `?` are globs). The arguments a workload accepts are
+// declared with .min_arg() / .max_arg(): the command line refuses others before any run (exit 2),
+// instead of the workload throwing in its first call. A bad name, a second registration of a name,
+// or a default argument outside the declared range is the registering program's mistake:
+// std::invalid_argument, which during static initialisation ends the program naming it. Inputs and
+// results pass through Google Benchmark's DoNotOptimize, so a pure function is neither hoisted out
+// of the sampling loop nor optimised away.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -16,6 +24,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -34,6 +43,9 @@ class workload {
   // Builder-style setters, so registration stays one statement.
   workload& description(std::string text);
   workload& default_arg(std::int64_t arg);
+  // The arguments it accepts: from `lowest` / up to `highest`, both included.
+  workload& min_arg(std::int64_t lowest);
+  workload& max_arg(std::int64_t highest);
   // Runs when `harness` is given no --workload. When no workload is marked, all of them run.
   workload& by_default();
 
@@ -42,6 +54,12 @@ class workload {
   bool takes_arg() const noexcept { return takes_arg_; }
   bool returns_count() const noexcept { return returns_count_; }
   std::optional<std::int64_t> default_arg() const noexcept { return default_arg_; }
+  std::optional<std::int64_t> min_arg() const noexcept { return min_arg_; }
+  std::optional<std::int64_t> max_arg() const noexcept { return max_arg_; }
+  // Whether `arg` lies within min_arg() and max_arg().
+  bool accepts(std::int64_t arg) const noexcept;
+  // "an integer", "an integer of 0 or more", "an integer from 1 to 64": what the argument may be.
+  std::string accepted_args() const;
   bool is_default() const noexcept { return is_default_; }
   std::uint64_t run(std::int64_t arg, std::uint64_t reps) const { return fn_(arg, reps); }
 
@@ -52,7 +70,11 @@ class workload {
   bool takes_arg_;
   bool returns_count_;
   std::optional<std::int64_t> default_arg_;
+  std::optional<std::int64_t> min_arg_;
+  std::optional<std::int64_t> max_arg_;
   bool is_default_ = false;
+
+  void check_default_in_range() const;
 };
 
 // A workload with its argument resolved: what one run measures.
@@ -67,7 +89,8 @@ struct workload_instance {
 
 class workload_registry {
  public:
-  // Adds a workload; a second registration under the same name is a programming error (aborts).
+  // Adds a workload. Throws std::invalid_argument for a name that is empty or holds a character
+  // other than letters, digits and _ - . :, or one already registered.
   workload& add(workload w);
   const workload* find(std::string_view name) const;
   // All workloads in registration order.
@@ -75,7 +98,8 @@ class workload_registry {
 
   // Resolves command-line selections: each is `GLOB` or `GLOB/ARG`, GLOB matched against names
   // with * and ?. Throws usage_error for a pattern that matches nothing, a malformed ARG, an ARG on
-  // a workload that takes none, or a workload that needs an ARG and has no default.
+  // a workload that takes none, an ARG outside what the workload accepts, or a workload that needs
+  // an ARG and has no default.
   std::vector<workload_instance> select(const std::vector<std::string>& patterns) const;
   // What runs when no pattern is given: the workloads marked by_default(), or all of them.
   std::vector<workload_instance> default_selection() const;
@@ -92,6 +116,14 @@ bool glob_match(std::string_view pattern, std::string_view text) noexcept;
 
 namespace detail {
 
+// A call returned a negative iteration count: the workload's failure, reported as such.
+struct negative_count_error : std::runtime_error {
+  negative_count_error()
+      : std::runtime_error(
+            "it returned a negative iteration count; return the number of iterations it did (0 or "
+            "more), or void") {}
+};
+
 template <class F>
 constexpr bool takes_int_arg = std::is_invocable_v<F&, std::int64_t>;
 
@@ -107,6 +139,7 @@ workload::invoker make_invoker(F fn) {
   return [fn = std::move(fn)](std::int64_t arg, std::uint64_t reps) mutable -> std::uint64_t {
     using R = result_of<F>;
     std::uint64_t count = 0;
+    [[maybe_unused]] bool negative = false;
     for (std::uint64_t i = 0; i < reps; ++i) {
       // The argument goes through DoNotOptimize on every call: the compiler must assume it changed,
       // so a pure workload cannot be hoisted out of this loop.
@@ -127,9 +160,14 @@ workload::invoker make_invoker(F fn) {
           }
         }();
         benchmark::DoNotOptimize(r);
-        if constexpr (is_count<R>) count += static_cast<std::uint64_t>(r);
+        if constexpr (is_count<R>) {
+          count += static_cast<std::uint64_t>(r);
+          if constexpr (std::is_signed_v<R>) negative |= r < 0;
+        }
       }
     }
+    // Checked once after the calls, so the timed loop gains no branch.
+    if (negative) throw negative_count_error();
     return count;
   };
 }

@@ -12,15 +12,20 @@ void add_list_command(CLI::App& root, context& ctx) {
   CLI::App* list = root.add_subcommand("list", "List the registered workloads");
   list->callback([&ctx] {
     ctx.action = [&ctx] {
-      const auto& all = global_registry().all();
-      fmt::print(ctx.out, "{:<20} {:<22} {}\n", "workload", "argument (default)", "description");
+      const auto& all = ctx.host.workloads().all();
+      fmt::print(ctx.out, "{:<20} {:<26} {}\n", "workload", "argument (default)", "description");
       for (const workload& w : all) {
         std::string arg = "none";
         if (w.takes_arg()) {
-          arg = w.default_arg() ? fmt::format("integer ({})", *w.default_arg())
-                                : std::string("integer (required)");
+          const std::string range = w.min_arg() && w.max_arg()
+                                        ? fmt::format("{}..{}", *w.min_arg(), *w.max_arg())
+                                    : w.min_arg() ? fmt::format(">= {}", *w.min_arg())
+                                    : w.max_arg() ? fmt::format("<= {}", *w.max_arg())
+                                                  : std::string("integer");
+          arg = w.default_arg() ? fmt::format("{} ({})", range, *w.default_arg())
+                                : fmt::format("{} (required)", range);
         }
-        fmt::print(ctx.out, "{:<20} {:<22} {}{}\n", w.name(), arg, w.description(),
+        fmt::print(ctx.out, "{:<20} {:<26} {}{}\n", w.name(), arg, w.description(),
                    w.is_default() ? " [default]" : "");
       }
       fmt::print(ctx.out, "\n{} workloads; run one with: harness -w NAME[/ARG]\n", all.size());

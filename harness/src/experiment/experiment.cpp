@@ -2,7 +2,8 @@
 // call, batch calibration, unprepared baseline, preparation, warmup, prepared samples, restore.
 //
 // Errors (docs/errors.md): only an exception that escapes the workload's own call (the sampler
-// hands it on as detail::workload_threw) is "the workload threw", kept in workload_result::error.
+// hands it on as detail::workload_threw), or a negative iteration count it returned, is the
+// workload's failure, kept in workload_result::failure with the stage and sample it happened in.
 // Any other exception is the harness's own failure: it leaves run_workload, after the preparation
 // guard's destructor has put affinity, priority and memory locking back.
 #include <algorithm>
@@ -53,11 +54,12 @@ void announce(const run_options& options, const std::string& name, std::string_v
 // The phases in order, into `result`; preparation is applied through `prep` before the warmup.
 void run_phases(const workload_instance& workload, const run_options& options,
                 const clock_facts& facts, platform::os_interface& os, preparation& prep,
-                workload_result& result) {
+                workload_result& result, run_stage& stage) {
   const clock_source& clock = *facts.clock;
   // The overhead is measured first: it runs no workload code, so the first call stays cold.
   const std::uint64_t cold_overhead = measure_overhead(clock, options.tuning.overhead_samples);
   announce(options, result.name, "cold first call");
+  stage = run_stage::first_call;
   std::uint64_t iterations = 0;
   const std::uint64_t first_raw = detail::timed_sample(workload, clock, 1, iterations);
   result.first = single_sample(phase_kind::first, first_raw, cold_overhead);
@@ -73,6 +75,7 @@ void run_phases(const workload_instance& workload, const run_options& options,
     result.batch = *options.batch;
   } else if (first_raw - std::min(first_raw, cold_overhead) <
              kColdCallSlowdown * result.min_sample_ticks) {
+    stage = run_stage::batch_calibration;
     result.batch = detail::calibrate_batch(workload, clock, cold_overhead, result.min_sample_ticks);
     result.batch_calibrated = true;
   }
@@ -91,6 +94,7 @@ void run_phases(const workload_instance& workload, const run_options& options,
 
   if (options.baseline && stop_signal() == 0) {
     announce(options, result.name, "unprepared samples", fmt::format(" (batch {})", result.batch));
+    stage = run_stage::baseline;
     // Only `--samples auto` extends the baseline: taking blocks until its floor is confirmed
     // would warm it up, and it is there to show the unprepared run.
     result.baseline = detail::sample_phase({phase_kind::baseline, result.batch, cold_overhead,
@@ -110,6 +114,7 @@ void run_phases(const workload_instance& workload, const run_options& options,
         options, result.name, "warmup",
         fmt::format(" for {} ms",
                     std::chrono::duration_cast<std::chrono::milliseconds>(options.warmup).count()));
+    stage = run_stage::warmup;
     result.warmup = detail::warm_up(workload, result.batch, options, clock);
     if (const std::uint64_t r = result.warmup.reference_best;
         r > 0 && (!floor.fastest_reference || r < *floor.fastest_reference)) {
@@ -121,6 +126,7 @@ void run_phases(const workload_instance& workload, const run_options& options,
     // Measured again now that the process is pinned, raised and warm.
     const std::uint64_t overhead = measure_overhead(clock, options.tuning.overhead_samples);
     announce(options, result.name, "prepared samples");
+    stage = run_stage::prepared;
     if (options.memory.floor_of)
       floor.remembered_floor = options.memory.floor_of(result.name, result.batch);
     result.prepared = detail::sample_phase(
@@ -137,15 +143,25 @@ workload_result run_workload(const workload_instance& workload, const run_option
   workload_result result;
   result.name = workload.display_name();
   preparation prep(os);
+  run_stage stage = run_stage::first_call;
   try {
-    run_phases(workload, options, facts, os, prep, result);
+    run_phases(workload, options, facts, os, prep, result, stage);
   } catch (const detail::workload_threw& e) {
-    result.error = e.message();
+    const bool in_samples = stage != run_stage::first_call && stage != run_stage::batch_calibration;
+    result.failure = workload_failure{.message = e.message(),
+                                      .threw = e.threw(),
+                                      .stage = stage,
+                                      .sample = e.sample(),
+                                      .block = e.block(),
+                                      .calls_per_sample = in_samples ? result.batch : 1};
   }
   result.interrupted = stop_signal() != 0;
   prep.restore();
   result.preparation = prep.report();
-  if (result.failed()) logger().error("{}: the workload threw: {}", result.name, result.error);
+  if (result.failed()) {
+    logger().error("{}: failed in {}: {}", result.name, result.failure->where(),
+                   result.failure->what());
+  }
   return result;
 }
 

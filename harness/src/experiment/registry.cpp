@@ -2,8 +2,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <cstdio>
-#include <cstdlib>
+#include <stdexcept>
 
 #include "harness/errors.hpp"
 #include "harness/workload.hpp"
@@ -23,12 +22,61 @@ workload& workload::description(std::string text) {
 
 workload& workload::default_arg(std::int64_t arg) {
   if (!takes_arg_) {
-    std::fprintf(stderr, "harness: workload '%s' takes no argument but was given a default\n",
-                 name_.c_str());
-    std::abort();
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}' takes no argument but was given a default", name_));
   }
   default_arg_ = arg;
+  check_default_in_range();
   return *this;
+}
+
+workload& workload::min_arg(std::int64_t lowest) {
+  if (!takes_arg_) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}' takes no argument but was given a minimum", name_));
+  }
+  if (max_arg_ && lowest > *max_arg_) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}': minimum argument {} above its maximum {}", name_,
+                    lowest, *max_arg_));
+  }
+  min_arg_ = lowest;
+  check_default_in_range();
+  return *this;
+}
+
+workload& workload::max_arg(std::int64_t highest) {
+  if (!takes_arg_) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}' takes no argument but was given a maximum", name_));
+  }
+  if (min_arg_ && highest < *min_arg_) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}': maximum argument {} below its minimum {}", name_,
+                    highest, *min_arg_));
+  }
+  max_arg_ = highest;
+  check_default_in_range();
+  return *this;
+}
+
+bool workload::accepts(std::int64_t arg) const noexcept {
+  return (!min_arg_ || arg >= *min_arg_) && (!max_arg_ || arg <= *max_arg_);
+}
+
+std::string workload::accepted_args() const {
+  if (min_arg_ && max_arg_) return fmt::format("an integer from {} to {}", *min_arg_, *max_arg_);
+  if (min_arg_) return fmt::format("an integer of {} or more", *min_arg_);
+  if (max_arg_) return fmt::format("an integer of {} or less", *max_arg_);
+  return "an integer";
+}
+
+void workload::check_default_in_range() const {
+  if (default_arg_ && !accepts(*default_arg_)) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}': its default argument {} is not {} as declared", name_,
+                    *default_arg_, accepted_args()));
+  }
 }
 
 workload& workload::by_default() {
@@ -40,11 +88,32 @@ std::string workload_instance::display_name() const {
   return arg ? fmt::format("{}/{}", def->name(), *arg) : def->name();
 }
 
+namespace {
+
+bool name_character(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.' || c == ':';
+}
+
+}  // namespace
+
 workload& workload_registry::add(workload w) {
-  if (find(w.name()) != nullptr) {
-    std::fprintf(stderr, "harness: workload '%s' registered twice\n", w.name().c_str());
-    std::abort();
+  const std::string& name = w.name();
+  if (name.empty()) {
+    throw std::invalid_argument(
+        "harness: a workload was registered with an empty name; names are letters, digits and "
+        "_ - . :");
   }
+  for (const char c : name) {
+    if (!name_character(c)) {
+      throw std::invalid_argument(fmt::format(
+          "harness: workload name '{}' holds '{}'; names are letters, digits and _ - . : only, so "
+          "that -w NAME selects them from any shell",
+          name, c));
+    }
+  }
+  if (find(name) != nullptr)
+    throw std::invalid_argument(fmt::format("harness: workload '{}' registered twice", name));
   return workloads_.emplace_back(std::move(w));
 }
 
@@ -98,6 +167,10 @@ std::vector<workload_instance> workload_registry::select(
         throw usage_error(
             fmt::format("--workload: '{}' takes no argument, but '{}' gives it {}; use '{}' alone",
                         w.name(), pattern, *arg, w.name()));
+      }
+      if (arg && !w.accepts(*arg)) {
+        throw usage_error(fmt::format("--workload: '{}': {} takes {}, not {}", pattern, w.name(),
+                                      w.accepted_args(), *arg));
       }
       workload_instance instance{&w, arg ? arg : w.default_arg()};
       if (w.takes_arg() && !instance.arg) {

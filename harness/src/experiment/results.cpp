@@ -1,4 +1,6 @@
 // The experiment's result types: the names of their enums and phase_result's members.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -27,6 +29,41 @@ const stop_names& names_of(stop_reason reason) noexcept {
       {"interrupted", "interrupted"},
   };
   return kNames[static_cast<int>(reason)];
+}
+
+const stage_names& names_of(run_stage stage) noexcept {
+  // In the enum's order.
+  static constexpr stage_names kNames[] = {
+      {"first call", "first"},  {"batch calibration", "calibration"},
+      {"baseline", "baseline"}, {"warmup", "warmup"},
+      {"prepared", "prepared"},
+  };
+  return kNames[static_cast<int>(stage)];
+}
+
+std::string workload_failure::where() const {
+  switch (stage) {
+    case run_stage::first_call:
+      return "the first call";
+    case run_stage::batch_calibration:
+      return "the batch calibration";
+    case run_stage::warmup:
+      return sample == 0
+                 ? std::string("the warmup")
+                 : fmt::format("the warmup, sample {} ({} calls)", sample, calls_per_sample);
+    case run_stage::baseline:
+    case run_stage::prepared:
+      break;
+  }
+  std::string text = fmt::format("the {} phase", to_string(stage));
+  if (sample == 0) return text;
+  text += fmt::format(", sample {} (", sample);
+  if (block > 0) text += fmt::format("block {}, ", block);
+  return text + fmt::format("{} {})", calls_per_sample, calls_per_sample == 1 ? "call" : "calls");
+}
+
+std::string workload_failure::what() const {
+  return threw ? "threw: " + message : message;
 }
 
 std::uint64_t phase_result::raw(std::size_t i) const noexcept {

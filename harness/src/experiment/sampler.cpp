@@ -16,10 +16,12 @@ namespace harness::detail {
 void rethrow_as_workload_threw() {
   try {
     throw;
+  } catch (const negative_count_error& e) {
+    throw workload_threw(e.what(), false);
   } catch (const std::exception& e) {
-    throw workload_threw(e.what());
+    throw workload_threw(e.what(), true);
   } catch (...) {
-    throw workload_threw("an exception not derived from std::exception");
+    throw workload_threw("an exception not derived from std::exception", true);
   }
 }
 
@@ -246,7 +248,13 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
       if (k % phase.reference_every == 0)
         refs.push_back({phase.values.size(), reference_run(clock, tuning.reference_iterations)});
       const std::uint64_t switches_before = count_switches ? *os.involuntary_switches() : 0;
-      const std::uint64_t raw = timed_sample(workload, clock, plan.batch, iterations);
+      std::uint64_t raw = 0;
+      try {
+        raw = timed_sample(workload, clock, plan.batch, iterations);
+      } catch (workload_threw& e) {
+        e.at_sample(phase.values.size() + 1, b + 1);
+        throw;
+      }
       if (count_switches)
         phase.context_switch.push_back(*os.involuntary_switches() != switches_before);
       phase.values.push_back((static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
@@ -324,7 +332,12 @@ warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
   std::uint64_t iterations = 0;
   auto now = begin;
   do {
-    (void)timed_sample(workload, clock, batch, iterations);
+    try {
+      (void)timed_sample(workload, clock, batch, iterations);
+    } catch (workload_threw& e) {
+      e.at_sample(result.calls / batch + 1, 0);
+      throw;
+    }
     result.calls += batch;
     if (clock.now() >= next_reference) {
       const std::uint64_t r = reference_run(clock, options.tuning.reference_iterations);

@@ -26,11 +26,24 @@ namespace harness::detail {
 // Deliberately not a std::exception, so no handler for the harness's errors can take it.
 class workload_threw {
  public:
-  explicit workload_threw(std::string message) : message_(std::move(message)) {}
+  workload_threw(std::string message, bool threw) : message_(std::move(message)), threw_(threw) {}
   const std::string& message() const noexcept { return message_; }
+  // false: the call returned a negative iteration count (it threw nothing).
+  bool threw() const noexcept { return threw_; }
+
+  // Where in a phase or the warmup, said by the sampler that caught it on its way out.
+  void at_sample(std::size_t sample, std::size_t block) noexcept {
+    sample_ = sample;
+    block_ = block;
+  }
+  std::size_t sample() const noexcept { return sample_; }
+  std::size_t block() const noexcept { return block_; }
 
  private:
   std::string message_;
+  bool threw_ = true;
+  std::size_t sample_ = 0;  // 1-based; 0: not in a phase's or the warmup's samples
+  std::size_t block_ = 0;
 };
 
 // Called inside a catch block around the workload's call: throws workload_threw with the caught

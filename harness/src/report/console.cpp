@@ -206,11 +206,11 @@ void print_summary(std::ostream& out, const report_model& model, const console_s
   const report_detail::summary_table summary = report_detail::summary_of(model, style.unicode);
   const auto text = report_detail::render_text(
       summary.table, style.width, [&](std::size_t row, std::size_t column, std::string padded) {
-        if (column != report_detail::col::verdict || row >= summary.rows.size() ||
-            !summary.rows[row]->verdict) {
-          return padded;
-        }
-        return colored(padded, verdict_color(summary.rows[row]->verdict->level), style);
+        if (column != report_detail::col::verdict || row >= summary.rows.size()) return padded;
+        const phase_analysis* a = summary.rows[row];
+        if (a == nullptr) return colored(padded, "31", style);  // the workload's failure
+        if (!a->verdict) return padded;
+        return colored(padded, verdict_color(a->verdict->level), style);
       });
   fmt::print(out,
              "\nsummary (ticks of {} per call; spread = max - min, % of min; disturbed = samples "
@@ -345,7 +345,8 @@ void print_console_report(std::ostream& out, const report_model& model,
     report_detail::print_pictures(out, w, style);
     print_steps(out, "  restore: ", r.preparation.restore_steps, style);
     if (r.failed()) {
-      fmt::print(out, "  {}: the workload threw: {}\n", colored("FAILED", "31", style), r.error);
+      fmt::print(out, "  {} in {}: {}\n", colored("FAILED", "31", style), r.failure->where(),
+                 r.failure->what());
     }
     if (r.interrupted)
       fmt::print(out, "  {}: results so far\n", colored("INTERRUPTED", "33", style));

@@ -165,6 +165,20 @@ json options_json(const run_options& o) {
           {"batch", o.batch ? json(*o.batch) : json(nullptr)}};
 }
 
+// Where and how the workload failed; null when it did not.
+json failure_json(const workload_result& r) {
+  if (!r.failed()) return nullptr;
+  const workload_failure& f = *r.failure;
+  const auto or_null = [](std::size_t v) { return v == 0 ? json(nullptr) : json(v); };
+  return {{"stage", names_of(f.stage).id},
+          {"sample", or_null(f.sample)},
+          {"block", or_null(f.block)},
+          {"calls_per_sample", f.calls_per_sample},
+          {"threw", f.threw},
+          {"message", f.message},
+          {"where", f.where()}};
+}
+
 json workload_json(const workload_analysis& w, double slowdown_factor) {
   const workload_result& r = *w.result;
   const preparation_report& prep = r.preparation;
@@ -190,7 +204,8 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
             {"priority_before", prep.priority_before},
             {"priority_applied", prep.priority_applied}}},
           {"phases", phases},
-          {"error", r.failed() ? json(r.error) : json(nullptr)},
+          {"error", r.failed() ? json(r.failure->message) : json(nullptr)},
+          {"failure", failure_json(r)},
           {"interrupted", r.interrupted}};
 }
 

@@ -50,6 +50,15 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
       };
       out << line.render(values) << '\n';
     }
+    if (r.failed()) {
+      // The stage it failed in, with nothing measured to show: every figure n/a.
+      std::array<template_value, line_slot::count> values{};
+      values[profile_slot::clock] = clock.name();
+      values[line_slot::workload] = std::string_view(r.name);
+      values[line_slot::phase] = names_of(r.failure->stage).id;
+      values[line_slot::verdict] = "failed";
+      out << line.render(values) << '\n';
+    }
   }
 }
 

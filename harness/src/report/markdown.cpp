@@ -36,8 +36,9 @@ void write_markdown_report(std::ostream& out, const report_model& model) {
       any = true;
     }
     if (w.result->failed()) {
-      fmt::print(out, "{}- **{} failed**: {}\n", any ? "" : "\n", markdown_escape(w.result->name),
-                 markdown_escape(w.result->error));
+      fmt::print(out, "{}- **{} failed** in {}: {}\n", any ? "" : "\n",
+                 markdown_escape(w.result->name), markdown_escape(w.result->failure->where()),
+                 markdown_escape(w.result->failure->what()));
       any = true;
     }
     if (w.result->interrupted) {

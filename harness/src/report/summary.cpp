@@ -102,6 +102,17 @@ summary_table summary_of(const report_model& model, bool unicode) {
       });
       out.rows.push_back(&a);
     }
+    if (w.result->failed()) {
+      // The stage it failed in, in place of the phase it did not finish.
+      const workload_failure& f = *w.result->failure;
+      std::vector<std::string> row(out.table.columns.size(), "-");
+      row[col::workload] = w.result->name;
+      row[col::phase] = to_string(f.stage);
+      row[col::verdict] =
+          f.sample == 0 ? std::string("FAILED") : fmt::format("FAILED at sample {}", f.sample);
+      out.table.rows.push_back(std::move(row));
+      out.rows.push_back(nullptr);
+    }
   }
   return out;
 }

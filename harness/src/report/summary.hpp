@@ -33,10 +33,11 @@ inline constexpr std::size_t count = 12;
 }  // namespace col
 
 // The table, one row per workload and phase in report order, and each row's phase analysis
-// (for the console's colours).
+// (for the console's colours). A workload that failed gets one more row: the stage it failed in,
+// "FAILED at sample N" as its verdict, no figures.
 struct summary_table {
   text_table table;
-  std::vector<const phase_analysis*> rows;  // parallel to table.rows
+  std::vector<const phase_analysis*> rows;  // parallel to table.rows; nullptr: a failure's row
 };
 summary_table summary_of(const report_model& model, bool unicode);
 
