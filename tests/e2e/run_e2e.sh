@@ -197,24 +197,31 @@ bad doctor-cpu "not an online CPU" doctor --cpu 64 --root "$data/tuned"
 # compare: two tiny runs written with -o, then one report against the other and against itself.
 if expect 0 compare-run-a -- -w empty -w sort_ints/100 -n 5 --warmup 10ms -o "$work/a.json" &&
   expect 0 compare-run-b -- -w empty -n 5 --warmup 10ms -o "$work/b.json"; then
-  if expect 0 compare -- compare "$work/a.json" "$work/b.json"; then
-    contains out "figures: ticks of " compare
-    contains out "only in A: sort_ints/100" compare
-    # Figures, or "-" for a side whose floor no report confirmed.
-    if grep -qE '^  empty +[0-9.-]+ +[0-9.-]+ +[0-9.-]+ +[-+0-9.%]+ +(B faster|B slower|no difference shown|not compared)$' "$work/out"; then
-      pass
-    else
-      fail "compare: no row for 'empty'"
-      sed 's/^/    | /' "$work/out"
-    fi
+  # Tiny real runs: B may or may not come out slower, but the exit code must say which (4 or 0).
+  "$harness" compare "$work/a.json" "$work/b.json" >"$work/out" 2>"$work/err"
+  code=$?
+  if grep -qE ' B slower$' "$work/out"; then want=4; else want=0; fi
+  if [ "$code" -eq "$want" ]; then pass; else fail "compare: exit code $code, expected $want"; fi
+  contains out "figures: ticks of " compare
+  # Figures, or "-" for a side whose floor no report confirmed.
+  if grep -qE '^  empty +[0-9.-]+ +[0-9.-]+ +[0-9.-]+ +[-+0-9.%]+ +(B faster|B slower|no difference shown|not compared)$' "$work/out"; then
+    pass
+  else
+    fail "compare: no row for 'empty'"
+    sed 's/^/    | /' "$work/out"
   fi
-  # A report against itself: identical samples, so no difference can be shown.
+  if grep -qE '^  sort_ints/100 +- +- +- +- +only in A$' "$work/out"; then pass; else
+    fail "compare: no 'only in A' row for sort_ints/100"
+    sed 's/^/    | /' "$work/out"
+  fi
+  # A report against itself: identical samples, so no difference can be shown; exit 0.
   if expect 0 compare-self -- compare "$work/a.json" "$work/a.json"; then
     contains out "B/A 1.000): both sides saw the same CPU speed" compare-self
-    lacks out "B faster" compare-self
-    lacks out "B slower" compare-self
+    contains out "gate: no workload B slower beyond the threshold 0%: exit 0" compare-self
+    lacks out "lies below A's" compare-self
+    lacks out "lies above A's" compare-self
   fi
-  # Several reports per side (-a/-b): the side's floor joins them.
+  # Several reports per side (-a/-b): the side's floor joins them (B's lies within A's: exit 0).
   if expect 0 compare-sides -- compare -a "$work/a.json" -a "$work/b.json" -b "$work/b.json"; then
     contains out "A: $work/a.json (" compare-sides
     contains out "joined over each side's reports" compare-sides
@@ -222,9 +229,84 @@ if expect 0 compare-run-a -- -w empty -w sort_ints/100 -n 5 --warmup 10ms -o "$w
   fi
   bad compare-one "give two reports" compare "$work/a.json"
   bad compare-mixed "got 1 positional, 1 with -a, 0 with -b" compare "$work/a.json" -a "$work/b.json"
-  bad compare-missing "no_such.json: cannot be read" compare "$work/a.json" "$work/no_such.json"
+  bad compare-missing "cannot read '$work/no_such.json': No such file or directory" \
+    compare "$work/a.json" "$work/no_such.json"
+  bad compare-folder "cannot read '$work': it is a folder" compare "$work/a.json" "$work"
   echo '{"benchmarks": []}' >"$work/gb.json"
   bad compare-not-harness "not a harness JSON report" compare "$work/gb.json" "$work/a.json"
+  bad compare-threshold "--threshold: invalid value 'abc': expected a percentage" \
+    compare --threshold abc "$work/a.json" "$work/a.json"
+  bad compare-threshold-negative "--threshold: invalid value '-2%'" \
+    compare --threshold -2% "$work/a.json" "$work/a.json"
+  bad compare-threshold-bare "give a percentage with its percent sign" \
+    compare --threshold 0.02 "$work/a.json" "$work/a.json"
+  bad compare-format "--format: invalid value 'xml'" compare --format xml "$work/a.json" "$work/a.json"
+fi
+
+# compare as a gate, deterministically: a real report whose prepared samples are replaced by
+# fixed ones (floor confirmed), and the same with every sample of B three times as long.
+if expect 0 gate-run -- -w empty -w sort_ints/100 -n 12 --warmup 0 -o "$work/g.json" --format json; then
+  python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+doc = json.load(open(f"{work}/g.json"))
+for w in doc["harness"]["workloads"]:
+    for p in w["phases"]:
+        if p["phase"] == "prepared":
+            p["floor"]["confirmed"] = True
+def samples(scale):
+    rows = [dict(r) for r in doc["benchmarks"]]
+    i = 0
+    for r in rows:
+        if r.get("run_type") == "iteration" and r.get("phase") == "prepared":
+            r["ticks"] = (1000 + 10 * i) * scale
+            i += 1
+    return rows
+a = dict(doc, benchmarks=samples(1))
+json.dump(a, open(f"{work}/ga.json", "w"))
+json.dump(dict(doc, benchmarks=samples(3)), open(f"{work}/gb.json", "w"))
+# B interrupted before sort_ints/100's prepared phase.
+cut = json.loads(json.dumps(a))
+w = cut["harness"]["workloads"][1]
+w["phases"] = [p for p in w["phases"] if p["phase"] != "prepared"]
+w["interrupted"] = True
+cut["benchmarks"] = [r for r in cut["benchmarks"] if r.get("run_name") != w["name"]]
+json.dump(cut, open(f"{work}/gi.json", "w"))
+# The same workloads under other names: nothing in common.
+other = json.loads(json.dumps(a))
+for w in other["harness"]["workloads"]:
+    w["name"] = "other_" + w["name"]
+for r in other["benchmarks"]:
+    r["run_name"] = "other_" + r["run_name"]
+json.dump(other, open(f"{work}/go.json", "w"))
+PY
+  if expect 4 gate-slower -- compare "$work/ga.json" "$work/gb.json"; then
+    contains out "B slower" gate-slower
+    contains out "gate: B slower beyond the threshold 0% in 2 workloads (empty, sort_ints/100): exit 4" gate-slower
+  fi
+  expect 0 gate-faster -- compare "$work/gb.json" "$work/ga.json"
+  expect 0 gate-same-file -- compare "$work/ga.json" "$work/ga.json"
+  expect 4 gate-under-threshold -- compare --threshold 150% "$work/ga.json" "$work/gb.json"
+  expect 0 gate-over-threshold -- compare --threshold 250% "$work/ga.json" "$work/gb.json"
+  if expect 4 gate-json -- compare --format json "$work/ga.json" "$work/gb.json"; then
+    if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["gate"] == {"threshold_percent": 0.0, "slower": ["empty", "sort_ints/100"], "exit_code": 4}, d["gate"]
+assert [w["outcome"] for w in d["workloads"]] == ["slower", "slower"]
+assert all(w["a"]["floor"]["lower"] >= 0 for w in d["workloads"])
+' "$work/out"; then pass; else fail "gate-json: document not as expected"; fi
+  fi
+  if expect 0 gate-interrupted -- compare "$work/ga.json" "$work/gi.json"; then
+    if grep -qE '^  sort_ints/100 +- +- +- +- +not compared$' "$work/out"; then pass; else
+      fail "gate-interrupted: no 'not compared' row"
+      sed 's/^/    | /' "$work/out"
+    fi
+    contains out "sort_ints/100: no prepared phase in $work/gi.json (interrupted before it)" \
+      gate-interrupted
+  fi
+  bad gate-nothing-in-common "the two sides name no workload in common" \
+    compare "$work/ga.json" "$work/go.json"
 fi
 
 echo "e2e: $passed passed, $failed failed"

@@ -1,22 +1,37 @@
-// Comparing runs: the verdict from the widened floor intervals, several reports per side (the
-// run-to-run variation joins the floor), units when the clocks differ, the host-speed check,
-// workloads found on one side only, and reports that cannot be read.
+// Comparing runs: the verdict from the widened floor intervals (clamped at zero), several reports
+// per side (the run-to-run variation joins the floor), units when the clocks differ, the
+// host-speed check, workloads found on one side only or never sampled, reports that cannot be
+// read, the gate over the outcomes, the JSON document, and `harness compare`'s exit codes.
+//
+// Why one file of ~650 lines: the comparison, its readers, writers and command share the runs,
+// samples and reports built here, and each case is one comparison seen from every side.
 #include "harness/compare.hpp"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "cli/cli.hpp"
 #include "harness/errors.hpp"
 
 namespace harness::compare {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
+namespace fs = std::filesystem;
 
 // Twelve samples (enough for a verdict) whose two fastest are `floor` and `floor + gap`.
 std::vector<double> samples(double floor, double gap = 0) {
@@ -54,6 +69,19 @@ workload_run unconfirmed(workload_run w, std::string reason = "no other block ca
   w.floor_confirmed = false;
   w.floor_reason = std::move(reason);
   return w;
+}
+
+// The text of a comparison with the default gate (0%), as `harness compare` prints it.
+std::string text_of(const comparison& c, const std::vector<run_file>& a,
+                    const std::vector<run_file>& b) {
+  std::ostringstream out;
+  const gate_result gate = apply_gate(c, 0);
+  write_text(out, c, a, b, gate, gate.slower.empty() ? 0 : 4);
+  return out.str();
+}
+
+unsampled_workload unsampled(std::string name, bool interrupted, std::string error = "") {
+  return {std::move(name), interrupted, std::move(error)};
 }
 
 TEST(CompareRuns, IntervalsApartGiveFasterOrSlower) {
@@ -136,10 +164,9 @@ TEST(CompareRuns, SeveralReportsPerSideJoinTheirFloors) {
   EXPECT_DOUBLE_EQ(*w.a.min, 1020.0);  // the median of the two minimums
   EXPECT_DOUBLE_EQ(w.a.floor->lower, 990.0);
   EXPECT_DOUBLE_EQ(w.a.floor->upper, 1050.0);
-  std::ostringstream text;
-  write_text(text, c, {a1, a2}, {b});
-  EXPECT_THAT(text.str(), HasSubstr("A's minimums over 2 reports: 1000 to 1040 (4.00% apart)"));
-  EXPECT_THAT(text.str(), ::testing::Not(HasSubstr("one report per side")));
+  const std::string text = text_of(c, {a1, a2}, {b});
+  EXPECT_THAT(text, HasSubstr("A's minimums over 2 reports: 1000 to 1040 (4.00% apart)"));
+  EXPECT_THAT(text, Not(HasSubstr("one report per side")));
   // B well below both of A's processes: faster even with the variation included.
   const auto fast = compare_runs({a1, a2}, {run("tsc", {workload("w", samples(900))})});
   EXPECT_EQ(fast.workloads[0].result, outcome::faster);
@@ -209,10 +236,14 @@ TEST(CompareRuns, ASlowerHostIsFlagged) {
   const auto b = run("tsc", {workload("w", samples(1500), 4500)});  // 1.5x: a slowed host
   const auto c = compare_runs({a}, {b});
   EXPECT_TRUE(c.host_speed_differs);
-  std::ostringstream text;
-  write_text(text, c, {a}, {b});
-  EXPECT_THAT(text.str(), HasSubstr("the CPU ran B more than 1.30x slower"));
-  EXPECT_THAT(text.str(), HasSubstr("do not compare directly"));
+  const std::string text = text_of(c, {a}, {b});
+  EXPECT_THAT(text, HasSubstr("the CPU ran B more than 1.30x slower"));
+  EXPECT_THAT(text, HasSubstr("do not compare directly"));
+  // The gate still counts B slower, and says the host may be why.
+  EXPECT_EQ(apply_gate(c, 0).slower, std::vector<std::string>{"w"});
+  EXPECT_THAT(text, HasSubstr("gate: B slower beyond the threshold 0% in 1 workload (w): exit 4; "
+                              "but the host's speed differed between the sides (above), so the "
+                              "host may have made B slower, not the build: repeat the runs\n"));
 }
 
 TEST(CompareRuns, WorkloadsInOneRunOnlyAreListed) {
@@ -223,10 +254,11 @@ TEST(CompareRuns, WorkloadsInOneRunOnlyAreListed) {
   EXPECT_EQ(c.workloads[0].name, "y");
   EXPECT_EQ(c.only_in_a, std::vector<std::string>{"x"});
   EXPECT_EQ(c.only_in_b, std::vector<std::string>{"z"});
-  std::ostringstream text;
-  write_text(text, c, {a}, {b});
-  EXPECT_THAT(text.str(), HasSubstr("only in A: x\n"));
-  EXPECT_THAT(text.str(), HasSubstr("only in B: z\n"));
+  // Rows of the table, after the compared ones.
+  const std::string text = text_of(c, {a}, {b});
+  EXPECT_THAT(text, HasSubstr("  y            10     10  1.0000  +0.00%  no difference shown\n"
+                              "  x             -      -       -       -  only in A\n"
+                              "  z             -      -       -       -  only in B\n"));
 }
 
 TEST(CompareRuns, TextNamesTheEstimatorAndTheRunsOwnVerdicts) {
@@ -235,9 +267,7 @@ TEST(CompareRuns, TextNamesTheEstimatorAndTheRunsOwnVerdicts) {
   wb.verdict_reason = "the 95th percentile lies 9% above the minimum";
   const auto a = run("tsc", {workload("w", samples(1000))});
   const auto b = run("tsc", {wb});
-  std::ostringstream text;
-  write_text(text, compare_runs({a}, {b}), {a}, {b});
-  const std::string s = text.str();
+  const std::string s = text_of(compare_runs({a}, {b}), {a}, {b});
   EXPECT_THAT(s, HasSubstr("figures: ticks of tsc per call"));
   EXPECT_THAT(s, HasSubstr("95% Robson-Whitlock interval for the floor, widened by one granularity "
                            "step of the clock"));
@@ -247,7 +277,7 @@ TEST(CompareRuns, TextNamesTheEstimatorAndTheRunsOwnVerdicts) {
   EXPECT_THAT(s, HasSubstr("both sides saw the same CPU speed within 1.30x"));
 }
 
-TEST(ParseRun, RefusesWhatIsNotAHarnessReport) {
+TEST(CompareParseRun, RefusesWhatIsNotAHarnessReport) {
   const auto message = [](std::string_view text) {
     try {
       parse_run(text, "r.json");
@@ -267,13 +297,378 @@ TEST(ParseRun, RefusesWhatIsNotAHarnessReport) {
               HasSubstr("ticks_per_second 0 is not positive"));
 }
 
-TEST(ParseRun, MissingFileIsAUsageErrorNamingIt) {
-  try {
-    read_run("/nonexistent/dir/r.json");
-    FAIL() << "no exception";
-  } catch (const usage_error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("/nonexistent/dir/r.json: cannot be read"));
+// A fresh folder under the system's temporary folder, removed at the end of the test.
+class temp_dir {
+ public:
+  temp_dir() {
+    path_ = fs::temp_directory_path() /
+            fmt::format("harness-compare-test-{}", reinterpret_cast<std::uintptr_t>(this));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
   }
+  ~temp_dir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string read_error(const fs::path& path) {
+  try {
+    read_run(path);
+  } catch (const usage_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// The system's reason for a missing file, in its own words ("No such file or directory" on Linux,
+// "The system cannot find the file specified." on Windows).
+std::string not_found_reason(const fs::path& missing) {
+  std::error_code ec;
+  static_cast<void>(fs::status(missing, ec));
+  return ec.message();
+}
+
+TEST(CompareParseRun, AFileThatCannotBeReadGivesTheSystemsReason) {
+  const temp_dir dir;
+  const fs::path missing = dir.path() / "r.json";
+  EXPECT_FALSE(not_found_reason(missing).empty());
+  EXPECT_EQ(read_error(missing),
+            fmt::format("cannot read '{}': {} (a JSON report of `harness --format json` is "
+                        "expected)",
+                        missing.string(), not_found_reason(missing)));
+  const fs::path in_missing_folder = dir.path() / "no_folder" / "r.json";
+  EXPECT_THAT(read_error(in_missing_folder),
+              HasSubstr(fmt::format("cannot read '{}': {}", in_missing_folder.string(),
+                                    not_found_reason(in_missing_folder))));
+  EXPECT_THAT(read_error(dir.path()),
+              HasSubstr(fmt::format("cannot read '{}': it is a folder", dir.path().string())));
+}
+
+// A minimal harness JSON report: per workload its prepared samples (none: interrupted before the
+// prepared phase), each floor confirmed, one clock of 1e9 ticks/s with a step of 10.
+std::string report_json(const std::vector<std::pair<std::string, std::vector<double>>>& runs) {
+  nlohmann::json workloads = nlohmann::json::array();
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& [name, values] : runs) {
+    nlohmann::json phases = nlohmann::json::array();
+    if (!values.empty()) {
+      phases.push_back(
+          {{"phase", "prepared"},
+           {"batch", 1},
+           {"reference_loop", {{"runs", 3}, {"best_ticks", 3000}, {"slowdown_factor", 1.3}}},
+           {"verdict", "stable"},
+           {"floor", {{"confirmed", true}, {"reason", "blocks 1 and 3 agree"}}}});
+    }
+    workloads.push_back(
+        {{"name", name}, {"phases", phases}, {"error", nullptr}, {"interrupted", values.empty()}});
+    for (const double v : values) {
+      rows.push_back(
+          {{"run_name", name}, {"run_type", "iteration"}, {"phase", "prepared"}, {"ticks", v}});
+    }
+  }
+  const nlohmann::json doc = {
+      {"context", {{"date", "2024-01-01T00:00:00+00:00"}}},
+      {"harness",
+       {{"schema_version", 1},
+        {"clock", {{"name", "tsc"}, {"ticks_per_second", 1e9}, {"step_ticks", 10}}},
+        {"workloads", workloads}}},
+      {"benchmarks", rows}};
+  return doc.dump();
+}
+
+TEST(CompareParseRun, AWorkloadWithoutAPreparedPhaseIsNamed) {
+  nlohmann::json doc = nlohmann::json::parse(report_json({{"w", samples(1000)}, {"v", {}}}));
+  doc["harness"]["workloads"].push_back({{"name", "u"},
+                                         {"phases", nlohmann::json::array()},
+                                         {"error", "boom"},
+                                         {"interrupted", false}});
+  const run_file r = parse_run(doc.dump(), "r.json");
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].name, "w");
+  EXPECT_EQ(r.workloads[0].values.size(), 12u);
+  ASSERT_EQ(r.unsampled.size(), 2u);
+  EXPECT_EQ(r.unsampled[0].name, "v");
+  EXPECT_TRUE(r.unsampled[0].interrupted);
+  EXPECT_EQ(r.unsampled[0].error, "");
+  EXPECT_EQ(r.unsampled[1].name, "u");
+  EXPECT_FALSE(r.unsampled[1].interrupted);
+  EXPECT_EQ(r.unsampled[1].error, "boom");
+}
+
+TEST(CompareRuns, AWorkloadNeverSampledOnASideIsNotCompared) {
+  auto a = run("tsc", {workload("w", samples(1000)), workload("v", samples(1000))});
+  a.source = "a.json";
+  auto b = run("tsc", {workload("w", samples(1000))});
+  b.source = "b.json";
+  b.unsampled = {unsampled("v", true)};
+  const comparison c = compare_runs({a}, {b});
+  ASSERT_EQ(c.workloads.size(), 1u);
+  EXPECT_TRUE(c.only_in_a.empty());
+  ASSERT_EQ(c.not_compared.size(), 1u);
+  EXPECT_EQ(c.not_compared[0].name, "v");
+  EXPECT_EQ(c.not_compared[0].reason, "no prepared phase in b.json (interrupted before it)");
+  const std::string text = text_of(c, {a}, {b});
+  EXPECT_THAT(text, HasSubstr("  v             -      -       -       -  not compared\n"));
+  EXPECT_THAT(text, HasSubstr("  v: no prepared phase in b.json (interrupted before it)\n"));
+
+  // On both sides, one of them because the workload threw.
+  a.workloads.pop_back();
+  a.unsampled = {unsampled("v", false, "out of range")};
+  const comparison both = compare_runs({a}, {b});
+  ASSERT_EQ(both.not_compared.size(), 1u);
+  EXPECT_EQ(both.not_compared[0].reason,
+            "no prepared phase in a.json (the workload threw before it: out of range) nor in "
+            "b.json (interrupted before it)");
+  // Named by one side only, unsampled: only in that side.
+  b.unsampled.clear();
+  EXPECT_EQ(compare_runs({a}, {b}).only_in_a, std::vector<std::string>{"v"});
+  EXPECT_EQ(compare_runs({b}, {a}).only_in_b, std::vector<std::string>{"v"});
+}
+
+TEST(CompareRuns, AReportWithoutThePreparedPhaseIsLeftOutAndNamed) {
+  const auto a = run("tsc", {workload("w", samples(1000))});
+  const auto b1 = run("tsc", {workload("w", samples(1030))});
+  auto b2 = run("tsc", {});
+  b2.source = "b2.json";
+  b2.unsampled = {unsampled("w", true)};
+  const comparison c = compare_runs({a}, {b1, b2});
+  ASSERT_EQ(c.workloads.size(), 1u);
+  EXPECT_EQ(c.workloads[0].result, outcome::slower);
+  EXPECT_EQ(c.workloads[0].b.reports, 1u);
+  EXPECT_EQ(c.workloads[0].b.notes,
+            std::vector<std::string>{
+                "B (b2.json): no prepared phase (interrupted before it), so the report is left "
+                "out"});
+}
+
+TEST(CompareRuns, FloorIntervalsAreClampedAtZero) {
+  // Two fastest 10 and 60: Robson-Whitlock reaches 19 gaps (950 ticks) below 10.
+  const auto a = run("tsc", {workload("w", samples(10, 50))});
+  const auto b = run("tsc", {workload("w", samples(10))});
+  const comparison c = compare_runs({a}, {b});
+  ASSERT_TRUE(c.workloads[0].a.floor);
+  EXPECT_DOUBLE_EQ(c.workloads[0].a.floor->lower, 0);
+  EXPECT_DOUBLE_EQ(c.workloads[0].a.floor->upper, 20);
+  // B's [0, 20] too: a minimum of 10 less one step of 10, and nothing below zero.
+  EXPECT_DOUBLE_EQ(c.workloads[0].b.floor->lower, 0);
+  EXPECT_EQ(c.workloads[0].reason, "the floors overlap: A [0, 20], B [0, 20]");
+  // A minimum below zero (the timer overhead subtracted from a sample faster than it).
+  const comparison negative = compare_runs({run("tsc", {workload("w", samples(-30))})}, {b});
+  EXPECT_DOUBLE_EQ(negative.workloads[0].a.floor->lower, 0);
+  EXPECT_DOUBLE_EQ(negative.workloads[0].a.floor->upper, 0);
+}
+
+TEST(CompareGate, CountsOnlySlowerBeyondTheThreshold) {
+  const auto a = run("tsc", {workload("slow", samples(1000)), workload("same", samples(1000)),
+                             workload("fast", samples(1000)), workload("few", {1000, 1001})});
+  const auto b = run("tsc", {workload("slow", samples(1030)), workload("same", samples(1000)),
+                             workload("fast", samples(900)), workload("few", {3000, 3001})});
+  const comparison c = compare_runs({a}, {b});
+  EXPECT_EQ(c.workloads[3].result, outcome::undefined);
+  EXPECT_EQ(apply_gate(c, 0).slower, std::vector<std::string>{"slow"});
+  EXPECT_EQ(apply_gate(c, 0.02).slower, std::vector<std::string>{"slow"});  // 3% > 2%
+  EXPECT_TRUE(apply_gate(c, 0.05).slower.empty());
+  EXPECT_DOUBLE_EQ(apply_gate(c, 0.05).threshold, 0.05);
+  const std::string text = text_of(c, {a}, {b});
+  EXPECT_THAT(text, HasSubstr("gate: B slower beyond the threshold 0% in 1 workload (slow): exit "
+                              "4\n"));
+  std::ostringstream passed;
+  write_text(passed, c, {a}, {b}, apply_gate(c, 0.05), 0);
+  EXPECT_THAT(passed.str(),
+              HasSubstr("gate: no workload B slower beyond the threshold 5%: exit 0\n"));
+}
+
+TEST(CompareGate, AMinimumOfZeroInACountsAtAnyThreshold) {
+  const auto a = run("tsc", {workload("w", samples(0))});
+  const auto b = run("tsc", {workload("w", samples(100))});
+  const comparison c = compare_runs({a}, {b});
+  EXPECT_EQ(c.workloads[0].result, outcome::slower);
+  EXPECT_FALSE(c.workloads[0].ratio);
+  EXPECT_EQ(apply_gate(c, 10).slower, std::vector<std::string>{"w"});
+}
+
+TEST(CompareGate, ABadThresholdIsABug) {
+  const comparison c = compare_runs({run("tsc", {})}, {run("tsc", {})});
+  EXPECT_THROW(apply_gate(c, -0.01), std::invalid_argument);
+  EXPECT_THROW(apply_gate(c, std::nan("")), std::invalid_argument);
+  EXPECT_THROW(apply_gate(c, std::numeric_limits<double>::infinity()), std::invalid_argument);
+}
+
+TEST(CompareWriteJson, CarriesEveryFigureTheOutcomesAndTheGate) {
+  auto a =
+      run("tsc", {workload("w", samples(1000)), workload("x", samples(5)), workload("few", {1})});
+  a.source = "a.json";
+  a.date = "2024-01-01";
+  auto b = run("tsc", {workload("w", samples(1030)), workload("few", {1})});
+  b.source = "b.json";
+  b.unsampled = {unsampled("v", true)};
+  a.unsampled = {unsampled("v", false)};
+  const comparison c = compare_runs({a}, {b});
+  std::ostringstream out;
+  write_json(out, c, {a}, {b}, apply_gate(c, 0.02), 4);
+  const nlohmann::json j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["harness_compare"]["schema_version"], 1);
+  EXPECT_EQ(j["a"][0]["source"], "a.json");
+  EXPECT_EQ(j["a"][0]["date"], "2024-01-01");
+  EXPECT_EQ(j["b"][0]["clock"], "tsc");
+  EXPECT_EQ(j["unit"], "ticks of tsc");
+  EXPECT_EQ(j["same_clock"], true);
+  ASSERT_EQ(j["workloads"].size(), 2u);
+  const nlohmann::json& w = j["workloads"][0];
+  EXPECT_EQ(w["name"], "w");
+  EXPECT_EQ(w["outcome"], "slower");
+  EXPECT_EQ(w["verdict"], "B slower");
+  EXPECT_THAT(w["reason"].get<std::string>(), HasSubstr("lies above A's [990, 1010]"));
+  EXPECT_DOUBLE_EQ(w["ratio"].get<double>(), 1.03);
+  EXPECT_EQ(w["a"]["reports"], 1);
+  EXPECT_EQ(w["a"]["unconfirmed"], 0);
+  EXPECT_EQ(w["a"]["fewest_samples"], 12);
+  EXPECT_EQ(w["a"]["min"], 1000.0);
+  EXPECT_EQ(w["a"]["lowest_min"], 1000.0);
+  EXPECT_EQ(w["a"]["highest_min"], 1000.0);
+  EXPECT_EQ(w["a"]["floor"]["lower"], 990.0);
+  EXPECT_EQ(w["b"]["floor"]["upper"], 1040.0);
+  EXPECT_EQ(w["a"]["step"], 10.0);
+  EXPECT_TRUE(w["b"]["notes"].empty());
+  // One sample: no floor interval, an outcome by its stable name.
+  const nlohmann::json& few = j["workloads"][1];
+  EXPECT_EQ(few["outcome"], "not_compared");
+  EXPECT_EQ(few["a"]["fewest_samples"], 1);
+  EXPECT_TRUE(few["a"]["floor"].is_null());
+  EXPECT_EQ(j["only_in_a"], nlohmann::json::array({"x"}));
+  EXPECT_TRUE(j["only_in_b"].empty());
+  ASSERT_EQ(j["not_compared"].size(), 1u);
+  EXPECT_EQ(j["not_compared"][0]["name"], "v");
+  EXPECT_EQ(j["not_compared"][0]["reason"],
+            "no prepared phase in a.json (the report does not say why) nor in b.json "
+            "(interrupted before it)");
+  EXPECT_EQ(j["references"]["a"], 3000.0);
+  EXPECT_EQ(j["references"]["b"], 3000.0);
+  EXPECT_EQ(j["references"]["slowdown_factor"], 1.3);
+  EXPECT_EQ(j["host_speed_differs"], false);
+  EXPECT_DOUBLE_EQ(j["gate"]["threshold_percent"].get<double>(), 2);
+  EXPECT_EQ(j["gate"]["slower"], nlohmann::json::array({"w"}));
+  EXPECT_EQ(j["gate"]["exit_code"], 4);
+}
+
+// `harness compare` in-process, over reports written to a temporary folder.
+class CompareCommand : public ::testing::Test {
+ protected:
+  struct result {
+    int code;
+    std::string out;
+    std::string err;
+  };
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_.path() / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+
+  static result compare(std::vector<std::string> args) {
+    args.insert(args.begin(), {"harness", "compare"});
+    std::vector<const char*> argv;
+    for (const auto& a : args)
+      argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    const int code = cli::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
+    return {code, out.str(), err.str()};
+  }
+
+  temp_dir dir_;
+};
+
+TEST_F(CompareCommand, ExitsFourWhenBIsSlowerAndZeroOtherwise) {
+  const std::string a = write("a.json", report_json({{"w", samples(1000)}}));
+  const std::string b = write("b.json", report_json({{"w", samples(1030)}}));
+  auto r = compare({a, b});
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_EQ(cli::exit_slower, 4);
+  EXPECT_THAT(r.out, HasSubstr("B slower\n"));
+  EXPECT_THAT(r.out, HasSubstr("gate: B slower beyond the threshold 0% in 1 workload (w): exit 4"));
+  EXPECT_EQ(r.err, "");
+  r = compare({a, a});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("gate: no workload B slower beyond the threshold 0%: exit 0"));
+  r = compare({b, a});  // B faster
+  EXPECT_EQ(r.code, 0) << r.err;
+  // 3% slower gates at 2.5% and passes at 3.5%.
+  EXPECT_EQ(compare({"--threshold", "2.5%", a, b}).code, 4);
+  EXPECT_EQ(compare({"--threshold", "3.5%", a, b}).code, 0);
+  EXPECT_EQ(compare({"--threshold", "0%", a, b}).code, 4);
+  EXPECT_EQ(compare({"-a", a, "-b", b, "-b", b}).code, 4);
+}
+
+TEST_F(CompareCommand, JsonFormatCarriesTheGate) {
+  const std::string a = write("a.json", report_json({{"w", samples(1000)}}));
+  const std::string b = write("b.json", report_json({{"w", samples(1030)}}));
+  const auto r = compare({"--format", "json", "--threshold", "1%", a, b});
+  EXPECT_EQ(r.code, 4) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["workloads"][0]["outcome"], "slower");
+  EXPECT_DOUBLE_EQ(j["gate"]["threshold_percent"].get<double>(), 1);
+  EXPECT_EQ(j["gate"]["exit_code"], 4);
+  const auto same = compare({"--format", "json", a, a});
+  EXPECT_EQ(same.code, 0);
+  EXPECT_EQ(nlohmann::json::parse(same.out)["gate"]["exit_code"], 0);
+  EXPECT_EQ(compare({"--format", "text", a, a}).code, 0);
+}
+
+TEST_F(CompareCommand, AnInterruptedWorkloadIsARowNotCompared) {
+  const std::string a = write("a.json", report_json({{"w", samples(1000)}, {"v", samples(10)}}));
+  const std::string b = write("b.json", report_json({{"w", samples(1000)}, {"v", {}}}));
+  const auto r = compare({a, b});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("-  not compared\n"));
+  EXPECT_THAT(r.out,
+              HasSubstr(fmt::format("  v: no prepared phase in {} (interrupted before it)\n", b)));
+  // Only that workload in common: it is not compared, but it is in common.
+  const std::string only_v = write("v.json", report_json({{"v", {}}}));
+  EXPECT_EQ(compare({a, only_v}).code, 0);
+}
+
+TEST_F(CompareCommand, BadInputExitsTwoNamingIt) {
+  const std::string a = write("a.json", report_json({{"w", samples(1000)}, {"v", samples(10)}}));
+  const std::string other = write("other.json", report_json({{"x", samples(1000)}}));
+  auto r = compare({a, other});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr(fmt::format("compare: the two sides name no workload in common, so "
+                                           "there is nothing to compare: A ({}) has w, v; B ({}) "
+                                           "has x",
+                                           a, other)));
+  const std::string empty = write("empty.json", report_json({}));
+  r = compare({empty, empty});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_THAT(r.err, HasSubstr(fmt::format("A ({}) has none; B ({}) has none", empty, empty)));
+  const std::string missing = (dir_.path() / "missing.json").string();
+  r = compare({a, missing});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_THAT(r.err,
+              HasSubstr(fmt::format("cannot read '{}': No such file or directory", missing)));
+  for (const char* bad : {"-1%", "abc", "nan%", "inf%", "%", "2%%", "1e999%", ""}) {
+    r = compare({"--threshold", bad, a, a});
+    EXPECT_EQ(r.code, cli::exit_usage) << bad;
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("--threshold: invalid value '{}': expected a "
+                                             "percentage of 0 or more with its percent sign",
+                                             bad)));
+  }
+  r = compare({"--threshold", "0.02", a, a});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_THAT(r.err, HasSubstr("--threshold: invalid value '0.02': give a percentage with its "
+                               "percent sign: 0.02% for 0.02 percent, or 2% for the fraction "
+                               "0.02"));
+  r = compare({"--format", "xml", a, a});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_THAT(r.err, HasSubstr("--format: invalid value 'xml': compare writes text or json"));
 }
 
 }  // namespace

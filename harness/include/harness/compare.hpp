@@ -16,6 +16,14 @@
 // more than the slow-down factor the runs used, the host (or the clock speed) differed between
 // them and the comparison says so instead of trusting it.
 //
+// A workload a report names but never sampled in its prepared phase (the run was interrupted, or
+// the workload threw, before it) is "not compared" with that reason, never dropped. An interval's
+// lower bound is clamped at zero: a call cannot take less than no time.
+//
+// As a gate (apply_gate): B is "slower beyond the threshold" in a workload when the outcome is
+// `slower` and B's min lies more than the threshold above A's. Nothing else counts: a difference
+// not shown, a workload not compared, a host whose speed differed (the comparison says so).
+//
 // Caveats: ticks compare directly only when every report used the same clock; otherwise all are
 // converted to nanoseconds with each report's own ticks_per_second (a calibrated TSC rate can
 // differ between runs by a few ppm). With one report per side the run-to-run variation is not in
@@ -47,6 +55,14 @@ struct workload_run {
   std::string floor_reason;      // why it was or was not
 };
 
+// A workload a report names without a prepared phase: the run stopped, or the workload threw,
+// before that phase began.
+struct unsampled_workload {
+  std::string name;
+  bool interrupted = false;  // the report says the run was interrupted during this workload
+  std::string error;         // what the workload threw, if it threw; "" otherwise
+};
+
 // What compare needs from one report.
 struct run_file {
   std::string source;  // where it was read from, for messages
@@ -57,12 +73,14 @@ struct run_file {
   double granularity_ticks = 0;         // the clock's granularity (0: not recorded: use the step)
   double slowdown_factor = 1.3;         // the run's host slow-down factor
   std::vector<workload_run> workloads;  // those with a prepared phase, in report order
+  std::vector<unsampled_workload> unsampled;  // those without one, in report order
 };
 
 // Parses a harness JSON report. Throws harness::usage_error naming `source` and what is wrong
 // (not JSON, not a harness report, a schema version this build does not read).
 run_file parse_run(std::string_view json_text, const std::string& source);
-// Reads and parses a file; a missing or unreadable file is a usage_error naming it.
+// Reads and parses a file; a missing or unreadable file (or a folder) is a usage_error naming it
+// with the system's reason.
 run_file read_run(const std::filesystem::path& path);
 
 enum class outcome {
@@ -74,7 +92,7 @@ enum class outcome {
 std::string_view to_string(outcome o) noexcept;
 
 // The floor of one side: from the lowest lower bound to the highest upper bound of its reports'
-// widened floor intervals.
+// widened floor intervals, each clamped at zero.
 struct floor_interval {
   double lower = 0;
   double upper = 0;
@@ -90,7 +108,8 @@ struct side_result {
   std::optional<double> highest_min;
   std::optional<floor_interval> floor;  // nullopt when a report had fewer than two samples
   double step = 0;  // one granularity step per call (the largest among the reports), in the unit
-  // Reports left out (floor not confirmed), and those that judged their phase other than stable.
+  // Reports left out (floor not confirmed, no prepared phase), and those that judged their phase
+  // other than stable.
   std::vector<std::string> notes;
 };
 
@@ -104,11 +123,18 @@ struct workload_comparison {
   bool whole_ticks = false;  // one clock and one call per sample everywhere: whole ticks
 };
 
+// A workload both sides name that cannot be compared: a side has no prepared phase of it.
+struct not_compared_workload {
+  std::string name;
+  std::string reason;  // "no prepared phase in b.json (interrupted before it)"
+};
+
 struct comparison {
   bool same_clock = true;  // every report sampled with one clock: figures are its ticks
   std::string unit;        // "ticks of lfence_rdtsc" or "ns"
-  std::vector<workload_comparison> workloads;  // in the order of A's reports
-  std::vector<std::string> only_in_a;
+  std::vector<workload_comparison> workloads;       // in the order of A's reports
+  std::vector<not_compared_workload> not_compared;  // likewise
+  std::vector<std::string> only_in_a;               // named by A's reports only (sampled or not)
   std::vector<std::string> only_in_b;
   // Fastest reference-loop run of each side (over its reports and workloads), in the unit.
   std::optional<double> a_reference;
@@ -120,9 +146,24 @@ struct comparison {
 // Throws std::invalid_argument when a side has no report.
 comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_file>& b);
 
-// The comparison for people: what is compared and how, one row per workload, the host check, the
-// workloads found on one side only.
+// Whether B got slower: the workloads whose outcome is `slower` with B's min more than
+// `threshold` (a fraction: 0.02 for 2%) above A's; at 0, every `slower` one. When A's min is not
+// above 0 the ratio is undefined and a `slower` workload counts at any threshold.
+struct gate_result {
+  double threshold = 0;
+  std::vector<std::string> slower;  // in the order of comparison::workloads
+};
+// Throws std::invalid_argument when `threshold` is negative or not finite.
+gate_result apply_gate(const comparison& c, double threshold);
+
+// The comparison for people: what is compared and how, one row per workload (those not compared
+// and those on one side only included), the reasons, the host check, and the gate's finding with
+// `exit_code`, the code the command exits with.
 void write_text(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
-                const std::vector<run_file>& b);
+                const std::vector<run_file>& b, const gate_result& gate, int exit_code);
+
+// The same as one JSON document (docs/output.md, "harness compare").
+void write_json(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
+                const std::vector<run_file>& b, const gate_result& gate, int exit_code);
 
 }  // namespace harness::compare

@@ -30,6 +30,7 @@ inline constexpr int exit_ok = 0;
 inline constexpr int exit_failure = 1;  // an environment or I/O failure, or the harness failed
 inline constexpr int exit_usage = 2;    // bad command line or bad input
 inline constexpr int exit_workload_failed = 3;  // a workload threw
+inline constexpr int exit_slower = 4;  // compare: B slower beyond --threshold in a workload
 inline constexpr int exit_sigint = 130;
 inline constexpr int exit_sigterm = 143;
 

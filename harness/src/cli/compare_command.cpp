@@ -2,11 +2,15 @@
 // workload faster or slower than side A?
 //
 // The files are JSON reports of `harness --format json` or `-o FILE.json`, one process each.
-// The comparison never fails the command: "slower" is a finding, not an error; a file that cannot
-// be read or is not a harness report is a usage error (exit 2) naming it.
+// A gate for CI: exit 0 when B is slower in no workload beyond --threshold, exit_slower (4) when
+// it is in one or more. A file that cannot be read or is not a harness report, and two sides
+// that name no workload in common, are usage errors (exit 2) naming them.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 
+#include <charconv>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,12 +20,53 @@
 #include "harness/errors.hpp"
 
 namespace harness::cli {
+namespace {
+
+// "2%" -> 0.02. The percent sign is required: a bare "0.02" could mean 2% or 0.02%.
+double parse_threshold(const std::string& text) {
+  std::string_view digits = text;
+  const bool percent_sign = !digits.empty() && digits.back() == '%';
+  if (percent_sign) digits.remove_suffix(1);
+  double percent = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), percent);
+  const bool number = !digits.empty() && ec == std::errc{} &&
+                      end == digits.data() + digits.size() && std::isfinite(percent);
+  if (number && !percent_sign && percent >= 0) {
+    throw usage_error(fmt::format(
+        "--threshold: invalid value '{}': give a percentage with its percent sign: {}% for {} "
+        "percent, or {:g}% for the fraction {}",
+        text, text, text, percent * 100, text));
+  }
+  if (!number || !percent_sign || percent < 0) {
+    throw usage_error(fmt::format(
+        "--threshold: invalid value '{}': expected a percentage of 0 or more with its percent "
+        "sign, such as 2% or 0.5% (B's min that much above A's); 0% (the default) gates on any "
+        "slower outcome",
+        text));
+  }
+  return percent / 100;
+}
+
+std::string sources(const std::vector<compare::run_file>& runs) {
+  std::vector<std::string> parts;
+  for (const auto& run : runs)
+    parts.push_back(run.source);
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
+}
+
+}  // namespace
 
 void add_compare_command(CLI::App& root, context& ctx) {
   struct compare_flags {
     std::vector<std::string> pair;
     std::vector<std::string> a;
     std::vector<std::string> b;
+    std::string threshold = "0%";
+    std::string format = "text";
   };
   auto flags = std::make_shared<compare_flags>();
   CLI::App* cmd = root.add_subcommand(
@@ -35,9 +80,15 @@ void add_compare_command(CLI::App& root, context& ctx) {
                   "A report of side A; repeat it (one report per process) to include the "
                   "run-to-run variation");
   cmd->add_option("-b", flags->b, "A report of side B; repeat it likewise");
+  cmd->add_option("--threshold", flags->threshold,
+                  "Exit 4 when B is slower in a workload by more than this percentage of A's min "
+                  "(default 0%: any slower outcome); e.g. 2%");
+  cmd->add_option("--format", flags->format, "text (the default) or json");
   cmd->footer(
+      "Exit codes: 0 no workload B slower beyond --threshold; 4 one or more; 2 bad input.\n"
       "Examples:\n"
       "  harness compare old.json new.json\n"
+      "  harness compare --threshold 2% --format json old.json new.json\n"
       "  harness compare -a old1.json -a old2.json -a old3.json -b new1.json -b new2.json -b "
       "new3.json");
   cmd->callback([&ctx, flags] {
@@ -50,6 +101,11 @@ void add_compare_command(CLI::App& root, context& ctx) {
             "per side (-a A.json ... -b B.json ...); got {} positional, {} with -a, {} with -b",
             flags->pair.size(), flags->a.size(), flags->b.size()));
       }
+      const double threshold = parse_threshold(flags->threshold);
+      if (flags->format != "text" && flags->format != "json") {
+        throw usage_error(fmt::format("--format: invalid value '{}': compare writes text or json",
+                                      flags->format));
+      }
       const auto read = [](const std::vector<std::string>& paths) {
         std::vector<compare::run_file> runs;
         for (const auto& path : paths)
@@ -58,8 +114,22 @@ void add_compare_command(CLI::App& root, context& ctx) {
       };
       const auto a = read(by_side ? flags->a : std::vector<std::string>{flags->pair[0]});
       const auto b = read(by_side ? flags->b : std::vector<std::string>{flags->pair[1]});
-      compare::write_text(ctx.out, compare::compare_runs(a, b), a, b);
-      return exit_ok;
+      const compare::comparison c = compare::compare_runs(a, b);
+      if (c.workloads.empty() && c.not_compared.empty()) {
+        // Then every workload is on one side only.
+        throw usage_error(fmt::format(
+            "compare: the two sides name no workload in common, so there is nothing to compare: "
+            "A ({}) has {}; B ({}) has {}",
+            sources(a), listed(c.only_in_a), sources(b), listed(c.only_in_b)));
+      }
+      const compare::gate_result gate = compare::apply_gate(c, threshold);
+      const int code = gate.slower.empty() ? exit_ok : exit_slower;
+      if (flags->format == "json") {
+        compare::write_json(ctx.out, c, a, b, gate, code);
+      } else {
+        compare::write_text(ctx.out, c, a, b, gate, code);
+      }
+      return code;
     };
   });
 }

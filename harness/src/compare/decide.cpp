@@ -1,8 +1,11 @@
 // Deciding `harness compare`: per workload, each side's floor from the reports that confirmed it,
-// B faster or slower only when the floors are apart, and the host-speed check across the sides.
+// B faster or slower only when the floors are apart, the workloads a side never sampled, the
+// host-speed check across the sides, and the gate over the outcomes.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string_view>
 
@@ -19,6 +22,18 @@ const workload_run* find(const run_file& run, const std::string& name) {
   const auto found = std::find_if(run.workloads.begin(), run.workloads.end(),
                                   [&](const workload_run& w) { return w.name == name; });
   return found == run.workloads.end() ? nullptr : &*found;
+}
+
+const unsampled_workload* find_unsampled(const run_file& run, const std::string& name) {
+  const auto found = std::find_if(run.unsampled.begin(), run.unsampled.end(),
+                                  [&](const unsampled_workload& w) { return w.name == name; });
+  return found == run.unsampled.end() ? nullptr : &*found;
+}
+
+// Why a report has no prepared phase of a workload it names.
+std::string why_unsampled(const unsampled_workload& w) {
+  if (!w.error.empty()) return fmt::format("the workload threw before it: {}", w.error);
+  return w.interrupted ? "interrupted before it" : "the report does not say why";
 }
 
 std::vector<double> scaled(const std::vector<double>& values, double scale) {
@@ -40,7 +55,13 @@ side_result summarize_side(std::string_view side, const std::vector<run_file>& r
   bool every_floor = true;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const workload_run* w = find(runs[i], name);
-    if (w == nullptr) continue;
+    if (w == nullptr) {
+      if (const unsampled_workload* u = find_unsampled(runs[i], name)) {
+        r.notes.push_back(fmt::format("{}: no prepared phase ({}), so the report is left out",
+                                      side_name(side, runs[i], runs.size()), why_unsampled(*u)));
+      }
+      continue;
+    }
     if (!w->floor_confirmed) {
       // A minimum the run itself could not confirm may come from a slowed host: left out.
       ++r.unconfirmed;
@@ -75,7 +96,10 @@ side_result summarize_side(std::string_view side, const std::vector<run_file>& r
       every_floor = false;
       continue;
     }
-    const floor_interval widened{s.min_ci->lower - step, *s.min + step};
+    // A call takes no less than no time: the bounds are clamped at zero (Robson-Whitlock reaches
+    // far below a minimum whose next-fastest sample is far above it).
+    const floor_interval widened{std::max(0.0, s.min_ci->lower - step),
+                                 std::max(0.0, *s.min + step)};
     r.floor = r.floor ? floor_interval{std::min(r.floor->lower, widened.lower),
                                        std::max(r.floor->upper, widened.upper)}
                       : widened;
@@ -148,15 +172,32 @@ comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_fi
       c.slowdown_factor = std::max(c.slowdown_factor, r.slowdown_factor);
   }
 
-  // Workload names in order of first appearance on each side.
+  // Workload names in order of first appearance on each side, sampled or not.
   const auto names_of = [](const std::vector<run_file>& runs) {
     std::vector<std::string> names;
+    const auto add = [&](const std::string& name) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    };
     for (const run_file& r : runs) {
-      for (const workload_run& w : r.workloads) {
-        if (std::find(names.begin(), names.end(), w.name) == names.end()) names.push_back(w.name);
-      }
+      for (const workload_run& w : r.workloads)
+        add(w.name);
+      for (const unsampled_workload& w : r.unsampled)
+        add(w.name);
     }
     return names;
+  };
+  const auto sampled = [](const std::vector<run_file>& runs, const std::string& name) {
+    return std::any_of(runs.begin(), runs.end(),
+                       [&](const run_file& r) { return find(r, name) != nullptr; });
+  };
+  // "a.json (interrupted before it)" for each report of a side that names `name` unsampled.
+  const auto unsampled_in = [](const std::vector<run_file>& runs, const std::string& name) {
+    std::vector<std::string> parts;
+    for (const run_file& r : runs) {
+      if (const unsampled_workload* u = find_unsampled(r, name))
+        parts.push_back(fmt::format("{} ({})", r.source, why_unsampled(*u)));
+    }
+    return fmt::format("{}", fmt::join(parts, ", "));
   };
   const std::vector<std::string> names_a = names_of(a);
   const std::vector<std::string> names_b = names_of(b);
@@ -168,6 +209,16 @@ comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_fi
   for (const std::string& name : names_a) {
     if (std::find(names_b.begin(), names_b.end(), name) == names_b.end()) {
       c.only_in_a.push_back(name);
+      continue;
+    }
+    const bool in_a = sampled(a, name);
+    const bool in_b = sampled(b, name);
+    if (!in_a || !in_b) {
+      std::vector<std::string> sides;
+      if (!in_a) sides.push_back(unsampled_in(a, name));
+      if (!in_b) sides.push_back(unsampled_in(b, name));
+      c.not_compared.push_back(
+          {name, fmt::format("no prepared phase in {}", fmt::join(sides, " nor in "))});
       continue;
     }
     workload_comparison w;
@@ -217,6 +268,21 @@ comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_fi
     c.host_speed_differs = ratio > c.slowdown_factor;
   }
   return c;
+}
+
+gate_result apply_gate(const comparison& c, double threshold) {
+  if (!std::isfinite(threshold) || threshold < 0) {
+    throw std::invalid_argument(
+        fmt::format("apply_gate: threshold {} is not a finite fraction of 0 or more", threshold));
+  }
+  gate_result g;
+  g.threshold = threshold;
+  for (const workload_comparison& w : c.workloads) {
+    if (w.result != outcome::slower) continue;
+    // Without a ratio (A's min not above 0) no threshold can hold B's min back.
+    if (!w.ratio || *w.ratio > 1 + threshold) g.slower.push_back(w.name);
+  }
+  return g;
 }
 
 }  // namespace harness::compare

@@ -1,12 +1,15 @@
 // Reading a harness JSON report for `harness compare`: the prepared phase of each workload, its
-// samples, the floor's confirmation and the clock facts. What is not a harness report of a schema
-// this build reads is a usage error naming the file.
+// samples, the floor's confirmation and the clock facts, and the workloads named without a
+// prepared phase. A file that cannot be read (with the system's reason), or is not a harness
+// report of a schema this build reads, is a usage error naming the file.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <system_error>
 
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
@@ -65,7 +68,15 @@ run_file parse_document(const json& doc, const std::string& source) {
   }
   for (const json& w : h.at("workloads")) {
     const json* prepared = find_prepared(w.at("phases"));
-    if (prepared == nullptr) continue;
+    if (prepared == nullptr) {
+      // Interrupted, or failed, before its prepared phase: named, so compare can say so.
+      unsampled_workload u;
+      u.name = w.at("name").get<std::string>();
+      u.interrupted = w.value("interrupted", false);
+      if (w.contains("error") && w["error"].is_string()) u.error = w["error"].get<std::string>();
+      run.unsampled.push_back(std::move(u));
+      continue;
+    }
     workload_run r;
     r.name = w.at("name").get<std::string>();
     r.batch = prepared->at("batch").get<std::uint64_t>();
@@ -108,11 +119,19 @@ run_file parse_run(std::string_view json_text, const std::string& source) {
 }
 
 run_file read_run(const std::filesystem::path& path) {
+  const auto refused = [&](const std::string& why) {
+    return usage_error(
+        fmt::format("cannot read '{}': {} (a JSON report of `harness --format json` is expected)",
+                    path.string(), why));
+  };
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec) throw refused(ec.message());
+  if (std::filesystem::is_directory(status)) throw refused("it is a folder");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw usage_error(
-        fmt::format("{}: cannot be read (a JSON report of `harness --format json` is expected)",
-                    path.string()));
+    const int err = errno;
+    throw refused(err != 0 ? std::generic_category().message(err) : "it cannot be opened");
   }
   std::ostringstream text;
   text << in.rdbuf();

@@ -1,5 +1,6 @@
 // `harness compare` for people: what is compared and how, one row per workload (the shared table
-// renderer), the reasons and notes, the host check, the workloads found on one side only.
+// renderer) including those not compared and those found on one side only, the reasons and notes,
+// the host check, and the gate's finding.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
@@ -16,7 +17,7 @@ namespace harness::compare {
 using detail::figure;
 
 void write_text(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
-                const std::vector<run_file>& b) {
+                const std::vector<run_file>& b, const gate_result& gate, int exit_code) {
   const auto described = [](const std::vector<run_file>& runs) {
     std::vector<std::string> parts;
     for (const run_file& run : runs)
@@ -58,6 +59,12 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
                           w.ratio ? fmt::format("{:+.2f}%", (*w.ratio - 1) * 100) : "-",
                           std::string(to_string(w.result))});
   }
+  for (const auto& w : c.not_compared)
+    table.rows.push_back({w.name, "-", "-", "-", "-", std::string(to_string(outcome::undefined))});
+  for (const auto& name : c.only_in_a)
+    table.rows.push_back({name, "-", "-", "-", "-", "only in A"});
+  for (const auto& name : c.only_in_b)
+    table.rows.push_back({name, "-", "-", "-", "-", "only in B"});
   for (const std::string& line : report_detail::render_text(table).lines)
     fmt::print(out, "{}\n", line);
   const auto spread = [](std::string_view side, const side_result& s, bool integral) {
@@ -76,6 +83,8 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
         fmt::print(out, "    note: {}\n", note);
     }
   }
+  for (const auto& w : c.not_compared)
+    fmt::print(out, "  {}: {}\n", w.name, w.reason);
 
   if (!several && !c.workloads.empty()) {
     fmt::print(out,
@@ -100,9 +109,22 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
   } else {
     fmt::print(out, "host: a side without reference-loop runs: the CPU speed was not compared\n");
   }
-  if (!c.only_in_a.empty()) fmt::print(out, "only in A: {}\n", fmt::join(c.only_in_a, ", "));
-  if (!c.only_in_b.empty()) fmt::print(out, "only in B: {}\n", fmt::join(c.only_in_b, ", "));
   if (c.workloads.empty()) fmt::print(out, "no workload was sampled on both sides\n");
+
+  const std::string threshold = fmt::format("{:g}%", gate.threshold * 100);
+  if (gate.slower.empty()) {
+    fmt::print(out, "gate: no workload B slower beyond the threshold {}: exit {}\n", threshold,
+               exit_code);
+  } else {
+    fmt::print(
+        out, "gate: B slower beyond the threshold {} in {} ({}): exit {}{}\n", threshold,
+        gate.slower.size() == 1 ? "1 workload" : fmt::format("{} workloads", gate.slower.size()),
+        fmt::join(gate.slower, ", "), exit_code,
+        c.host_speed_differs ? "; but the host's speed differed between the sides (above), "
+                               "so the host may have made B slower, not the build: repeat "
+                               "the runs"
+                             : "");
+  }
 }
 
 }  // namespace harness::compare

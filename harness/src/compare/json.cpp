@@ -1,0 +1,98 @@
+// `harness compare --format json`: the comparison as one JSON document for a CI job or a script
+// (docs/output.md, "harness compare"): the reports each side was read from, per workload both
+// sides' figures, the ratio, the outcome and its reason; the workloads not compared, with why, and
+// those on one side only; the host check; and the gate with the exit code. It formats the
+// comparison and computes nothing. A figure a side cannot define is null, never 0.
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+#include "harness/compare.hpp"
+
+namespace harness::compare {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// The document's own schema: a change that drops or renames a field raises it.
+constexpr int kCompareSchemaVersion = 1;
+
+json optional_number(const std::optional<double>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+// A stable name for scripts; to_string() is the people's wording.
+const char* outcome_id(outcome o) {
+  switch (o) {
+    case outcome::faster:
+      return "faster";
+    case outcome::slower:
+      return "slower";
+    case outcome::not_shown:
+      return "not_shown";
+    case outcome::undefined:
+      return "not_compared";
+  }
+  return "not_compared";
+}
+
+json reports_json(const std::vector<run_file>& runs) {
+  json list = json::array();
+  for (const run_file& r : runs)
+    list.push_back({{"source", r.source}, {"date", r.date}, {"clock", r.clock}});
+  return list;
+}
+
+json side_json(const side_result& s) {
+  return {{"reports", s.reports},
+          {"unconfirmed", s.unconfirmed},
+          {"fewest_samples", s.fewest_samples},
+          {"min", optional_number(s.min)},
+          {"lowest_min", optional_number(s.lowest_min)},
+          {"highest_min", optional_number(s.highest_min)},
+          {"floor",
+           s.floor ? json{{"lower", s.floor->lower}, {"upper", s.floor->upper}} : json(nullptr)},
+          {"step", s.step},
+          {"notes", s.notes}};
+}
+
+}  // namespace
+
+void write_json(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
+                const std::vector<run_file>& b, const gate_result& gate, int exit_code) {
+  json workloads = json::array();
+  for (const workload_comparison& w : c.workloads) {
+    workloads.push_back({{"name", w.name},
+                         {"a", side_json(w.a)},
+                         {"b", side_json(w.b)},
+                         {"ratio", optional_number(w.ratio)},
+                         {"outcome", outcome_id(w.result)},
+                         {"verdict", std::string(to_string(w.result))},
+                         {"reason", w.reason}});
+  }
+  json not_compared = json::array();
+  for (const not_compared_workload& w : c.not_compared)
+    not_compared.push_back({{"name", w.name}, {"reason", w.reason}});
+  const json document = {{"harness_compare", {{"schema_version", kCompareSchemaVersion}}},
+                         {"a", reports_json(a)},
+                         {"b", reports_json(b)},
+                         {"same_clock", c.same_clock},
+                         {"unit", c.unit},
+                         {"workloads", workloads},
+                         {"not_compared", not_compared},
+                         {"only_in_a", c.only_in_a},
+                         {"only_in_b", c.only_in_b},
+                         {"references",
+                          {{"a", optional_number(c.a_reference)},
+                           {"b", optional_number(c.b_reference)},
+                           {"slowdown_factor", c.slowdown_factor}}},
+                         {"host_speed_differs", c.host_speed_differs},
+                         {"gate",
+                          {{"threshold_percent", gate.threshold * 100},
+                           {"slower", gate.slower},
+                           {"exit_code", exit_code}}}};
+  // A source or a reason may hold bytes that are not UTF-8 (a file name, a workload's error).
+  out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace harness::compare
