@@ -110,6 +110,8 @@ bad output-folder "it is a directory" "${tinyo[@]}" -o "$work/folder"
 lacks out "baseline" output-folder
 # A folder has no extension: the path's error comes before the format's.
 bad output-folder-no-format "it is a directory" -w empty -n 12 --warmup 0 -o "$work/folder"
+bad output-empty "--output: the path is empty" "${tinyo[@]}" -o ''
+lacks out "baseline" output-empty
 bad output-missing "its folder '$work/missing' does not exist" "${tinyo[@]}" -o "$work/missing/x.json"
 if [ -z "$(ls -A "$work/folder")" ] && [ ! -e "$work/missing" ]; then pass; else
   fail "output refusals: something was written"

@@ -40,7 +40,8 @@ struct run_flags {
   bool lock_memory = false;
   std::string max_hold = "2s";
   std::string format;  // empty: console on stdout, or the file's extension with -o
-  std::string output;
+  std::string output;  // empty: no file (-o '' is refused by options_from)
+  CLI::Option* output_option = nullptr;
   std::string line;
   CLI::Option* line_option = nullptr;
 };
