@@ -78,15 +78,16 @@ if expect 2 bad-extension -- "${tiny[@]}" -o "$work/r.xlsx"; then
 fi
 [ -e "$work/r.xlsx" ] && fail "bad-extension: a file was written" || pass
 
-# A failed write: exit 1 with the reason, and no file, partial or whole, left behind.
+# A file that cannot be written is found before the run: exit 2 with the path and the reason,
+# and no file, partial or whole, left behind.
 mkdir -p "$work/empty-dir"
-if expect 1 missing-dir -- "${tiny[@]}" -o "$work/empty-dir/missing/r.json"; then
+if expect 2 missing-dir -- "${tiny[@]}" -o "$work/empty-dir/missing/r.json"; then
   contains err "cannot write" missing-dir
-  contains err "No such file or directory" missing-dir
+  contains err "its folder '$work/empty-dir/missing' does not exist" missing-dir
 fi
 no_leftovers "$work/empty-dir" missing-dir
 mkdir -p "$work/a-dir.json"
-if expect 1 directory-target -- "${tiny[@]}" -o "$work/a-dir.json"; then
+if expect 2 directory-target -- "${tiny[@]}" -o "$work/a-dir.json"; then
   contains err "is a directory" directory-target
 fi
 no_leftovers "$work/a-dir.json" directory-target
@@ -98,10 +99,10 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   setpriv --reuid=nobody --regid=nogroup --clear-groups "$harness" "${tiny[@]}" \
     -o "$work/read-only/r.json" >"$work/out" 2>"$work/err"
   got=$?
-  if [ "$got" -eq 1 ]; then pass; else fail "read-only: exit code $got, expected 1"; fi
+  if [ "$got" -eq 2 ]; then pass; else fail "read-only: exit code $got, expected 2"; fi
   contains err "Permission denied" read-only
 elif [ "$(id -u)" -ne 0 ]; then
-  expect 1 read-only -- "${tiny[@]}" -o "$work/read-only/r.json" && contains err "Permission denied" read-only
+  expect 2 read-only -- "${tiny[@]}" -o "$work/read-only/r.json" && contains err "Permission denied" read-only
 else
   echo "SKIP: read-only directory: running as root without setpriv"
 fi

@@ -73,6 +73,51 @@ bad samples-word "a positive integer or auto" -n lots
 bad target "expected a percentage of the minimum" -n auto --target 0%
 bad batch "expected a positive number of calls per sample" --batch 0
 
+# -o never harms what is at the path (output_file.hpp). Every node is made in $work: a clone of
+# /dev/null by mknod (skipped where mknod is refused), a link, a folder; never a system path.
+tinyo=(-w empty -n 12 --warmup 0 --format json)
+if mknod "$work/null" c 1 3 2>/dev/null; then
+  expect 0 output-device -- "${tinyo[@]}" -o "$work/null"
+  if [ -c "$work/null" ] && [ "$(stat -c %t:%T "$work/null")" = 1:3 ]; then pass; else
+    fail "output-device: $work/null is no longer the character device 1:3"
+  fi
+  ln -s null "$work/stdout"
+  expect 0 output-device-link -- "${tinyo[@]}" -o "$work/stdout"
+  if [ -L "$work/stdout" ] && [ -c "$work/null" ]; then pass; else
+    fail "output-device-link: the link or the device was replaced"
+  fi
+  rm -f "$work/stdout" "$work/null"
+else
+  echo "SKIP: -o to a character device: mknod refused"
+fi
+mkdir -p "$work/real"
+echo old >"$work/real/target.json"
+ln -s real/target.json "$work/link.json"
+if expect 0 output-link -- "${tinyo[@]}" -o "$work/link.json"; then
+  if [ -L "$work/link.json" ] && [ "$(readlink "$work/link.json")" = real/target.json ]; then pass; else
+    fail "output-link: link.json is no longer the link to real/target.json"
+  fi
+  if python3 -c 'import json, sys; json.load(open(sys.argv[1]))["harness"]' "$work/real/target.json"
+  then pass; else fail "output-link: the target holds no JSON report"; fi
+  if [ "$(ls -A "$work/real")" = target.json ]; then pass; else
+    fail "output-link: left behind in real/: $(ls -A "$work/real")"
+  fi
+fi
+rm -rf "$work/real" "$work/link.json"
+# Refused before any run: exit 2, the path and why, no report on stdout.
+mkdir -p "$work/folder"
+bad output-folder "it is a directory" "${tinyo[@]}" -o "$work/folder"
+lacks out "baseline" output-folder
+# A folder has no extension: the path's error comes before the format's.
+bad output-folder-no-format "it is a directory" -w empty -n 12 --warmup 0 -o "$work/folder"
+bad output-empty "--output: the path is empty" "${tinyo[@]}" -o ''
+lacks out "baseline" output-empty
+bad output-missing "its folder '$work/missing' does not exist" "${tinyo[@]}" -o "$work/missing/x.json"
+if [ -z "$(ls -A "$work/folder")" ] && [ ! -e "$work/missing" ]; then pass; else
+  fail "output refusals: something was written"
+fi
+rm -rf "$work/folder"
+
 # --clock chooses the sampling clock; the report names it and its rate.
 if expect 0 clock-choice -- --clock CLOCK_MONOTONIC -w empty -n 3 --warmup 0; then
   contains out "clock: CLOCK_MONOTONIC" clock-choice

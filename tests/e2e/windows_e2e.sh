@@ -63,6 +63,18 @@ if run run -n 5 --warmup 50ms --max-time 200ms; then
   fi
 fi
 
+# -o NUL: the null device, written in place (output_file.hpp); no file named NUL, nor a
+# temporary file beside it, appears in the working folder.
+mkdir -p "$work/cwd"
+back=$PWD
+cd "$work/cwd" || exit 1
+if run nul-output -w empty -n 3 --warmup 0 --format json -o NUL; then
+  if [ -z "$(ls -A "$work/cwd")" ]; then pass; else
+    fail "nul-output: made $(ls -A "$work/cwd")"
+  fi
+fi
+cd "$back" || exit 1
+
 # The clock survey: QPC measured (listed before the unavailable ones); every unavailable source
 # (QueryThreadCycleTime under Wine) named with a reason.
 if run clocks clocks; then

@@ -1,6 +1,6 @@
 // Reports in every format, made from synthetic results with a fake 2 GHz clock, against golden
 // files (tests/golden/); and the pieces around them: format choice, the terminal's width and
-// colour, --line templates, atomic file writes and the progress line.
+// colour, --line templates and the progress line (report files: output_file_test.cpp).
 //
 // Regenerate the golden files after an intended change with HARNESS_UPDATE_GOLDEN=1 and review
 // the diff.
@@ -26,7 +26,6 @@
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "harness/report_line.hpp"
-#include "output_file.hpp"
 #include "platform/files.hpp"
 #include "report/progress.hpp"
 
@@ -483,54 +482,6 @@ TEST(ReportLine, HumanUnitsAndBadTemplate) {
     EXPECT_THAT(e.what(), HasSubstr("{workload} {nope}"));
     EXPECT_THAT(e.what(), HasSubstr("{median}"));
   }
-}
-
-// ---- atomic writes ------------------------------------------------------------------------------
-
-class OutputFile : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           fmt::format("harness-report-test-{}",
-                       std::chrono::steady_clock::now().time_since_epoch().count());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::size_t entries() const {
-    return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir_),
-                                                  std::filesystem::directory_iterator()));
-  }
-  std::filesystem::path dir_;
-};
-
-TEST_F(OutputFile, WritesAndReplacesWhole) {
-  const auto path = dir_ / "r.json";
-  write_file_atomically(path, "first");
-  EXPECT_EQ(read_text(path), "first");
-  write_file_atomically(path, "second, longer");
-  EXPECT_EQ(read_text(path), "second, longer");
-  EXPECT_EQ(entries(), 1u);  // no temporary file left
-}
-
-TEST_F(OutputFile, FailureLeavesNothing) {
-  std::filesystem::create_directory(dir_ / "sub");
-  try {
-    write_file_atomically(dir_ / "sub", "x");
-    FAIL() << "wrote over a directory";
-  } catch (const output_error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("is a directory"));
-  }
-  try {
-    write_file_atomically(dir_ / "missing" / "r.json", "x");
-    FAIL() << "wrote into a missing directory";
-  } catch (const output_error& e) {
-    // The path as the platform prints it: '\\' separators on Windows.
-    EXPECT_THAT(e.what(), HasSubstr((std::filesystem::path("missing") / "r.json").string()));
-    EXPECT_THAT(e.what(), HasSubstr("No such file or directory"));
-  }
-  EXPECT_THROW(check_writable(dir_ / "missing" / "r.json"), output_error);
-  check_writable(dir_ / "ok.json");
-  EXPECT_EQ(entries(), 1u);  // only "sub": nothing written, nothing left behind
 }
 
 // ---- compare reads what the JSON report writes ------------------------------------------------

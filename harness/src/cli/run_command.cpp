@@ -104,6 +104,14 @@ report_plan plan_report(const run_flags& flags) {
   }
   if (!flags.output.empty()) {
     plan.file = std::filesystem::path(flags.output);
+    // A file that cannot be written is found before the run, not after it: a user's mistake in
+    // the path they typed (a folder, a missing folder, no permission), exit 2. Before its format:
+    // a folder has no extension to tell one from.
+    try {
+      check_writable(*plan.file);
+    } catch (const output_error& e) {
+      throw usage_error(fmt::format("--output: {}", e.what()));
+    }
     plan.file_format = format_for_file(*plan.file, chosen);
   }
   return plan;
@@ -132,15 +140,6 @@ int run(const run_flags& flags, context& ctx) {
       flags.history_option->count() > 0 ? std::optional<std::string>(flags.history) : std::nullopt,
       clock, options.tuning);
   options.memory = memory_of(history);
-  if (plan.file) {
-    // A file that cannot be written is found before the run, not after it.
-    try {
-      check_writable(*plan.file);
-    } catch (const output_error& e) {
-      fmt::print(ctx.err, "harness: --output: {}\n", e.what());
-      return exit_failure;
-    }
-  }
   const auto progress = configure_logging(flags.log_level, ctx.err);
   if (progress->enabled()) {
     options.progress = [progress](const sampling_progress& p) { progress->show(progress_text(p)); };
@@ -194,7 +193,8 @@ int run(const run_flags& flags, context& ctx) {
   bool written = true;
   if (plan.file) {
     try {
-      write_file_atomically(*plan.file, render(model, plan.file_format));
+      const std::string kept = write_output_file(*plan.file, render(model, plan.file_format));
+      if (!kept.empty()) fmt::print(ctx.err, "harness: warning: --output: {}\n", kept);
     } catch (const output_error& e) {
       fmt::print(ctx.err, "harness: --output: {}\n", e.what());
       written = false;

@@ -128,6 +128,11 @@ run_options options_from(const run_flags& flags) {
   options.lock_memory = flags.lock_memory;
   options.warmup = parse_duration(flags.warmup, "--warmup");
   options.baseline = !flags.no_baseline;
+  // An empty -o would otherwise read as no -o at all, and the report the user asked for would
+  // silently go nowhere.
+  if (flags.output_option != nullptr && flags.output_option->count() > 0 && flags.output.empty()) {
+    throw usage_error("--output: the path is empty; give a file name such as 'report.json'");
+  }
   return options;
 }
 
@@ -198,9 +203,11 @@ void add_run_options(CLI::App& app, run_flags& flags) {
                  "sample) or markdown (the summary table). Without -o it is what stdout gets; "
                  "with -o it is the file's format (default: from the file's extension), and "
                  "stdout keeps the console report");
-  app.add_option("-o,--output", flags.output,
-                 "Also write the report to FILE, whole or not at all; the format comes from the "
-                 "extension (.json, .csv, .md, .txt) unless --format is given");
+  flags.output_option = app.add_option(
+      "-o,--output", flags.output,
+      "Also write the report to FILE, whole or not at all (a link is followed, a device or "
+      "FIFO written in place); the format comes from the extension (.json, .csv, .md, .txt) "
+      "unless --format is given");
   flags.line_option = app.add_option(
       "--line", flags.line,
       "Print one line per workload and phase in this template instead of the console report, "

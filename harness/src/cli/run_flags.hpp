@@ -42,7 +42,8 @@ struct run_flags {
   std::string max_hold = "2s";
   CLI::Option* max_hold_option = nullptr;
   std::string format;  // empty: console on stdout, or the file's extension with -o
-  std::string output;
+  std::string output;  // empty: no file (-o '' is refused by options_from)
+  CLI::Option* output_option = nullptr;
   std::string line;
   CLI::Option* line_option = nullptr;
 };

@@ -89,7 +89,10 @@ void save_history(history_plan& plan, const run_report& report, std::ostream& er
   try {
     std::error_code ec;
     if (!plan.named) std::filesystem::create_directories(plan.path.parent_path(), ec);
-    write_file_atomically(plan.path, plan.records.to_json());
+    if (const std::string kept = write_output_file(plan.path, plan.records.to_json());
+        !kept.empty()) {
+      fmt::print(err, "harness: warning: the history: {}\n", kept);
+    }
   } catch (const output_error& e) {
     fmt::print(err, "harness: warning: the history was not saved: {}\n", e.what());
   }

@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -47,11 +48,8 @@ call_result checked(Call&& call) {
 step_result outcome(std::string action, call_result call) {
   step_result r{std::move(action), call.rc == 0, 0, {}};
   if (call.rc != 0) {
-    const int err = call.err;
-    r.error_code = err;
-    const char* symbol = ::strerrorname_np(err);  // "EPERM": what a user searches for
-    r.reason = fmt::format("{} ({})", std::strerror(err),
-                           symbol != nullptr ? std::string(symbol) : fmt::format("errno {}", err));
+    r.error_code = call.err;
+    r.reason = errno_text(call.err);
   }
   return r;
 }
@@ -247,6 +245,47 @@ std::optional<std::size_t> terminal_columns(int fd) {
   return std::nullopt;
 }
 
+path_facts inspect_path(const std::filesystem::path& path) {
+  path_facts facts;
+  struct stat st {};
+  call_result call = checked([&] { return ::lstat(path.c_str(), &st); });
+  if (call.rc == 0 && S_ISLNK(st.st_mode)) {
+    facts.symlink = true;
+    call = checked([&] { return ::stat(path.c_str(), &st); });
+  }
+  if (call.rc != 0) {
+    if (call.err == ENOENT || call.err == ENOTDIR) {
+      facts.kind = path_kind::missing;
+      facts.what = "nothing";
+    } else {
+      facts.reason = errno_text(call.err);
+    }
+    return facts;
+  }
+  if (S_ISREG(st.st_mode)) {
+    facts.kind = path_kind::regular;
+    facts.what = "regular file";
+    facts.mode = st.st_mode & 07777;
+    facts.owner = st.st_uid;
+    facts.group = st.st_gid;
+  } else if (S_ISDIR(st.st_mode)) {
+    facts.kind = path_kind::directory;
+    facts.what = "directory";
+  } else if (S_ISSOCK(st.st_mode)) {
+    facts.kind = path_kind::socket;
+    facts.what = "socket";
+  } else if (S_ISBLK(st.st_mode)) {
+    facts.kind = path_kind::block_device;
+    facts.what = "block device";
+  } else {
+    facts.kind = path_kind::device;
+    facts.what = S_ISCHR(st.st_mode)    ? "character device"
+                 : S_ISFIFO(st.st_mode) ? "FIFO"
+                                        : "special file";
+  }
+  return facts;
+}
+
 std::FILE* create_file_exclusive(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
   if (fd < 0) return nullptr;
@@ -259,12 +298,63 @@ std::FILE* create_file_exclusive(const std::filesystem::path& path) {
   return file;
 }
 
+std::FILE* open_existing_for_writing(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (file == nullptr) {
+    const int error = errno;
+    ::close(fd);
+    errno = error;
+  }
+  return file;
+}
+
+int write_permission(const std::filesystem::path& path) {
+  const call_result call = checked([&] { return ::access(path.c_str(), W_OK); });
+  return call.rc == 0 ? 0 : call.err;
+}
+
+kept keep_mode_and_owner(std::FILE* file, const path_facts& old) {
+  kept result;
+  const int fd = ::fileno(file);
+  unsigned mode = old.mode & 07777;
+  const call_result both = checked([&] { return ::fchown(fd, old.owner, old.group); });
+  if (both.rc != 0) {
+    // Only root may give a file away; a member of the old group may still keep the group.
+    const call_result group =
+        checked([&] { return ::fchown(fd, static_cast<uid_t>(-1), old.group); });
+    const auto uid = static_cast<unsigned>(::geteuid());
+    result.note =
+        group.rc == 0
+            ? fmt::format(
+                  "its owner (uid {}) could not be kept ({}): the new file belongs to uid {}",
+                  old.owner, errno_text(both.err), uid)
+            : fmt::format(
+                  "its owner and group (uid {}, gid {}) could not be kept ({}): the new file "
+                  "belongs to uid {}, gid {}",
+                  old.owner, old.group, errno_text(both.err), uid,
+                  static_cast<unsigned>(::getegid()));
+    mode &= 0777;
+  }
+  const call_result chmod = checked([&] { return ::fchmod(fd, static_cast<mode_t>(mode)); });
+  if (chmod.rc != 0) result.error = chmod.err;
+  return result;
+}
+
 bool sync_file(std::FILE* file) {
   return ::fsync(::fileno(file)) == 0;
 }
 
 int file_descriptor(std::FILE* file) {
   return ::fileno(file);
+}
+
+std::string errno_text(int error) {
+  // "EPERM": what a user searches for.
+  const char* symbol = ::strerrorname_np(error);
+  return fmt::format("{} ({})", std::strerror(error),
+                     symbol != nullptr ? std::string(symbol) : fmt::format("errno {}", error));
 }
 
 }  // namespace harness::platform
