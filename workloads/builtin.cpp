@@ -76,16 +76,45 @@ std::int64_t unordered_map_insert(std::int64_t count) {
   return count;
 }
 
-const std::string& scratch_file() {
-  static const std::string path = [] {
-    auto p = std::filesystem::temp_directory_path() / "harness-file-open-close.tmp";
-    if (std::FILE* f = std::fopen(p.string().c_str(), "wb")) {
-      std::fputs("harness\n", f);
-      std::fclose(f);
+// The file file_open_close opens, in a folder made for this process alone and removed at exit. A
+// fixed name in the shared temporary folder could be a symbolic link someone else planted, which
+// creating the file as root would follow; a new folder (mkdir fails when the name exists, link or
+// not) cannot be.
+class scratch_folder {
+ public:
+  scratch_folder() {
+    const std::filesystem::path base = std::filesystem::temp_directory_path();
+    std::random_device random;
+    for (int attempt = 0; attempt < 100 && folder_.empty(); ++attempt) {
+      const std::filesystem::path candidate =
+          base / ("harness-file-open-close-" + std::to_string(random()));
+      std::error_code ec;
+      if (std::filesystem::create_directory(candidate, ec)) folder_ = candidate;
     }
-    return p.string();
-  }();
-  return path;
+    if (folder_.empty())
+      throw std::runtime_error("file_open_close: cannot make a folder in " + base.string());
+    file_ = (folder_ / "file.tmp").string();
+    std::FILE* f = std::fopen(file_.c_str(), "wb");
+    if (f == nullptr) throw std::runtime_error("file_open_close: cannot create " + file_);
+    std::fputs("harness\n", f);
+    std::fclose(f);
+  }
+  ~scratch_folder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(folder_, ignored);
+  }
+  scratch_folder(const scratch_folder&) = delete;
+  scratch_folder& operator=(const scratch_folder&) = delete;
+  const std::string& file() const noexcept { return file_; }
+
+ private:
+  std::filesystem::path folder_;
+  std::string file_;
+};
+
+const std::string& scratch_file() {
+  static const scratch_folder folder;
+  return folder.file();
 }
 
 void file_open_close() {

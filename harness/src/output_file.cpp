@@ -212,6 +212,10 @@ std::string write_output_file(const std::filesystem::path& path, std::string_vie
   return write_and_rename(t, content);
 }
 
+void check_output_path(const std::filesystem::path& path) {
+  (void)resolve(path);
+}
+
 void check_writable(const std::filesystem::path& path) {
   const target t = resolve(path);
   if (t.facts.kind == path_kind::device) {

@@ -44,6 +44,10 @@ class output_error : public std::runtime_error {
 // when everything was.
 std::string write_output_file(const std::filesystem::path& path, std::string_view content);
 
+// Checks what is at `path` by the rules above, without making or opening anything: refuses a
+// directory, a block device, a socket, a missing folder, the empty path. Throws output_error.
+void check_output_path(const std::filesystem::path& path);
+
 // Checks, before a long run, that `path` can be written, by the rules above: a regular file or a
 // new one needs its folder to take a new file (one is made and removed); a device or FIFO is
 // only looked at and its write permission asked (access(W_OK)): it is not opened, since opening a

@@ -97,7 +97,11 @@ report_plan plan_report(const run_flags& flags) {
           "for the --format report",
           flags.format));
     }
-    plan.line = parse_line_template(flags.line);
+    try {
+      plan.line = parse_line_template(flags.line);
+    } catch (const usage_error& e) {
+      throw usage_error(fmt::format("--line: {}", e.what()));
+    }
   } else {
     // With a file, stdout keeps the console report and --format applies to the file.
     plan.stdout_format = flags.output.empty() && chosen ? *chosen : report_format::console;
@@ -105,14 +109,20 @@ report_plan plan_report(const run_flags& flags) {
   if (!flags.output.empty()) {
     plan.file = std::filesystem::path(flags.output);
     // A file that cannot be written is found before the run, not after it: a user's mistake in
-    // the path they typed (a folder, a missing folder, no permission), exit 2. Before its format:
-    // a folder has no extension to tell one from.
-    try {
-      check_writable(*plan.file);
-    } catch (const output_error& e) {
-      throw usage_error(fmt::format("--output: {}", e.what()));
-    }
+    // the path they typed (a folder, a missing folder, no permission), exit 2. What is at the path
+    // is looked at before its format is taken (a folder has no extension to tell one from), and
+    // the probe file that shows the folder takes a new file is made only after that, so a bad
+    // command line touches nothing.
+    const auto as_usage_error = [](const auto& check) {
+      try {
+        check();
+      } catch (const output_error& e) {
+        throw usage_error(fmt::format("--output: {}", e.what()));
+      }
+    };
+    as_usage_error([&] { check_output_path(*plan.file); });
     plan.file_format = format_for_file(*plan.file, chosen);
+    as_usage_error([&] { check_writable(*plan.file); });
   }
   return plan;
 }

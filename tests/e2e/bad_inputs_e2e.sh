@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# A battery of bad inputs against the `harness` binary (issue 14): every one exits 2 with a message
+# naming what was typed and what is accepted, starts no run, and changes no file.
+#
+# Every process runs with its working directory, HOME and TMPDIR inside one temporary folder, and
+# every path it is given lies there too (an existing report, a symlink, a history that is not
+# ours, a folder). The folder's whole listing (type, size, mode, modification time, link target)
+# is taken before each bad input and compared after it: a bad input may not create, replace or
+# touch anything. With HOME there, the default history file would land there as well.
+# Usage: bad_inputs_e2e.sh PATH/TO/harness
+set -u
+harness=${1:?usage: bad_inputs_e2e.sh PATH/TO/harness}
+harness=$(cd "$(dirname "$harness")" && pwd)/$(basename "$harness")  # the processes run elsewhere
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+# The default history path is part of what must stay untouched: no HARNESS_HISTORY=off here.
+unset HARNESS_HISTORY
+
+box=$work/box
+mkdir -p "$box/cwd" "$box/home" "$box/tmp" "$box/folder" "$box/real"
+printf '{"kept": true}\n' >"$box/real/target.json"
+ln -s real/target.json "$box/link.json"
+printf 'not a history\n' >"$box/foreign.json"
+printf 'not json\n' >"$box/notes.txt"
+printf 'x\n' >"$box/file"
+chmod 640 "$box/real/target.json"
+
+# A good report to compare against.
+if ! (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" -w empty -n 12 --warmup 0 \
+  --no-history --format json -o "$box/good.json" >/dev/null 2>"$work/err"); then
+  fail "setup: could not write a report"
+  sed 's/^/    | /' "$work/err"
+fi
+
+snapshot() {
+  (cd "$box" && find . -printf '%p %y %s %m %T@ %l\n' | LC_ALL=C sort)
+}
+
+# bad NAME MESSAGE -- ARGS...: exit 2, MESSAGE on stderr, no run on stdout, nothing in the box
+# changed.
+bad() {
+  local name=$1 message=$2
+  shift 3
+  local before after got
+  before=$(snapshot)
+  (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" "$@" >"$work/out" 2>"$work/err")
+  got=$?
+  after=$(snapshot)
+  if [ "$got" -ne 2 ]; then
+    fail "$name: exit code $got, expected 2 (harness $*)"
+    sed 's/^/    | /' "$work/err" | head -10
+    return
+  fi
+  pass
+  contains err "$message" "$name"
+  lacks out "first call" "$name"
+  # CLI11's own words, which the harness replaces with its own.
+  for raw in "At Most" "Could not convert" "not in {" "The following argument"; do
+    lacks err "$raw" "$name"
+  done
+  if [ "$before" != "$after" ]; then
+    fail "$name: files changed"
+    diff <(echo "$before") <(echo "$after") | sed 's/^/    | /' | head -10
+  else
+    pass
+  fi
+}
+
+# --- the samples and their timing -----------------------------------------------------------------
+bad samples-zero "--samples: invalid value '0': expected a positive integer or auto" -- -n 0
+bad samples-negative "--samples: invalid value '-3'" -- -n -3
+bad samples-word "--samples: invalid value 'many'" -- -n many
+bad samples-float "--samples: invalid value '1e3'" -- -n 1e3
+bad samples-huge "--samples: invalid value '99999999999999999999'" -- -n 99999999999999999999
+bad samples-twice "--samples: given 2 times ('12' and '15'); it takes one value" -- -n 12 -n 15
+bad samples-missing "--samples: the value is missing" -- --samples
+bad warmup-no-unit "--warmup: invalid duration '5': the unit is missing" -- --warmup 5
+bad warmup-negative "--warmup: invalid duration '-1ms': it is negative" -- --warmup -1ms
+bad warmup-hours "--warmup: invalid duration '1h': the unit 'h' is unknown" -- --warmup 1h
+bad warmup-twice "--warmup: given 2 times ('1ms' and '2ms')" -- --warmup 1ms --warmup 2ms
+bad max-time-zero "--max-time: invalid value '0s'" -- --max-time 0s
+bad max-hold-zero "--max-hold: invalid value '0s'" -- --max-hold 0s --priority realtime
+bad max-hold-alone "--max-hold 5ms only applies with --priority realtime" -- --max-hold 5ms
+bad target-alone "--target 1% only applies with --samples auto" -- --target 1% -n 30
+bad target-zero "--target: invalid value '0%'" -- -n auto --target 0%
+bad target-hundred "--target: invalid value '100'" -- -n auto --target 100
+bad blocks-zero "--blocks: invalid value '0': expected a positive number of blocks" -- --blocks 0
+bad batch-zero "--batch: invalid value '0'" -- --batch 0
+bad batch-word "--batch: invalid value 'x'" -- --batch x
+bad min-sample-zero "--min-sample-time: invalid value '0'" -- --min-sample-time 0
+bad min-sample-and-batch "--min-sample-time 1ms and --batch 2 both set the calls per sample" -- \
+  --min-sample-time 1ms --batch 2
+
+# --- preparation ----------------------------------------------------------------------------------
+bad cpu-word "--cpu: invalid value 'abc': expected a CPU number, 0 or more" -- --cpu abc
+bad cpu-negative "--cpu: invalid value '-1'" -- --cpu -1
+bad cpu-outside "--cpu: CPU 99999 is not one this process may run on" -- --cpu 99999
+bad cpu-and-no-pin "--cpu and --no-pin contradict each other" -- --cpu 0 --no-pin
+bad priority "--priority: invalid value 'max': expected normal, high or realtime" -- --priority max
+bad log-level "--log-level: invalid value 'loud': expected trace, debug, info, warn" -- \
+  --log-level loud
+bad clock "unknown clock 'nope'; available clocks:" -- --clock nope
+
+# --- workloads ------------------------------------------------------------------------------------
+bad workload-unknown "--workload: 'nope' matches no workload; known workloads: xor_loop" -- -w nope
+bad workload-empty "--workload: '' matches no workload" -- -w ''
+bad workload-below-min "--workload: 'sort_ints/-5': sort_ints takes an integer of 0 or more, not -5" \
+  -- -w sort_ints/-5
+bad workload-glob-below-min "takes an integer of 0 or more, not -1" -- -w 'memcpy*/-1'
+bad workload-arg-word "--workload: invalid argument 'abc' in 'sort_ints/abc'" -- -w sort_ints/abc
+bad workload-arg-huge "invalid argument '99999999999999999999'" -- -w xor_loop/99999999999999999999
+bad workload-no-arg "'empty' takes no argument, but 'empty/5' gives it 5" -- -w empty/5
+
+# --- reports --------------------------------------------------------------------------------------
+bad format "--format: invalid value 'xml'" -- --format xml
+bad format-twice "--format: given 2 times ('json' and 'csv')" -- --format json --format csv
+bad line-empty "--line: the template is empty" -- --line ''
+bad line-unknown-token "--line: bad format template: unknown token {nope}" -- --line '{nope}'
+bad line-unclosed "--line: bad format template: '{' opens a field that is never closed" -- \
+  --line '{min'
+bad line-and-format "--line and --format json both say what stdout gets" -- --line '{min}' \
+  --format json
+bad output-empty "--output: the path is empty" -- -o ''
+bad output-folder "it is a directory" -- -w empty -n 3 -o "$box/folder"
+bad output-missing-folder "$box/missing/r.json" -- -w empty -n 3 -o "$box/missing/r.json"
+bad output-extension "cannot tell the format of '$box/r.xyz' from its extension '.xyz'" -- \
+  -w empty -n 3 -o "$box/r.xyz"
+bad history-empty "--history: the path is empty" -- --history ''
+bad history-and-no-history "--history and --no-history contradict each other" -- \
+  --history "$box/h.json" --no-history
+bad history-foreign "$box/foreign.json: not a harness history" -- -w empty -n 3 \
+  --history "$box/foreign.json"
+
+# --- the command line itself ----------------------------------------------------------------------
+bad unknown-option "'--frob' is not an option of harness; see harness --help" -- --frob
+bad unknown-argument "unexpected argument 'frob': give options, after at most one command" -- frob
+bad list-argument "unexpected argument 'extra' to harness list" -- list extra
+bad clocks-option "'--frob' is not an option of harness clocks" -- clocks --frob
+
+# --- doctor ---------------------------------------------------------------------------------------
+bad doctor-root-missing "--root: '$box/missing' cannot be read" -- doctor --root "$box/missing"
+bad doctor-root-file "--root: '$box/file' is not a directory" -- doctor --root "$box/file"
+bad doctor-root-empty "--root: the path is empty" -- doctor --root ''
+bad doctor-cpu-word "--cpu: invalid value 'x'" -- doctor --cpu x
+bad doctor-cpu-twice "--cpu: given 2 times" -- doctor --cpu 0 --cpu 1
+
+# --- compare --------------------------------------------------------------------------------------
+bad compare-nothing "compare: give two reports" -- compare
+bad compare-missing "cannot read '$box/missing.json': No such file or directory" -- \
+  compare "$box/missing.json" "$box/good.json"
+bad compare-folder "$box/folder" -- compare "$box/folder" "$box/good.json"
+bad compare-not-json "$box/notes.txt" -- compare "$box/notes.txt" "$box/good.json"
+bad compare-threshold "--threshold: invalid value 'abc'" -- compare --threshold abc \
+  "$box/good.json" "$box/good.json"
+bad compare-threshold-twice "--threshold: given 2 times" -- compare --threshold 1% \
+  --threshold 2% "$box/good.json" "$box/good.json"
+bad compare-format "--format: invalid value 'xml'" -- compare --format xml "$box/good.json" \
+  "$box/good.json"
+
+# What the box held is still there, as it was.
+if [ "$(cat "$box/real/target.json")" = '{"kept": true}' ] && [ -L "$box/link.json" ] &&
+  [ "$(cat "$box/foreign.json")" = "not a history" ] && [ ! -e "$box/home/.local" ]; then
+  pass
+else
+  fail "the box's files changed"
+fi
+
+echo "bad inputs e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
