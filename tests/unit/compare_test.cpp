@@ -294,7 +294,15 @@ TEST(CompareParseRun, RefusesWhatIsNotAHarnessReport) {
               HasSubstr("r.json: a harness report with a missing or malformed field"));
   EXPECT_THAT(message(R"({"harness": {"schema_version": 1,
       "clock": {"name": "c", "ticks_per_second": 0}}, "benchmarks": []})"),
-              HasSubstr("ticks_per_second 0 is not positive"));
+              HasSubstr("ticks_per_second 0 is out of range: a clock ticks from 1 to 1e15"));
+  // Figures converted to ns would be infinite: refused, not computed.
+  EXPECT_THAT(message(R"({"harness": {"schema_version": 1,
+      "clock": {"name": "c", "ticks_per_second": 1e-300}}, "benchmarks": []})"),
+              HasSubstr("ticks_per_second 1e-300 is out of range"));
+  EXPECT_THAT(message(R"({"harness": {"schema_version": 1,
+      "clock": {"name": "c", "ticks_per_second": 1e9}, "workloads": []}, "benchmarks": [
+      {"run_name": "w", "run_type": "iteration", "phase": "prepared", "ticks": 1e300}]})"),
+              HasSubstr("a sample of 1e+300 ticks is out of range"));
 }
 
 // A fresh folder under the system's temporary folder, removed at the end of the test.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,11 @@
 
 namespace harness::compare {
 namespace {
+
+// The largest clock rate and sample a report may hold: every figure compare derives from them
+// (a conversion to ns, a ratio, an interval) stays finite.
+constexpr double kMaxTicksPerSecond = 1e15;
+constexpr double kMaxTicks = 1e15;
 
 using nlohmann::json;
 
@@ -50,9 +56,13 @@ run_file parse_document(const json& doc, const std::string& source) {
   const json& clock = h.at("clock");
   run.clock = clock.at("name").get<std::string>();
   run.ticks_per_second = clock.at("ticks_per_second").get<double>();
-  if (!(run.ticks_per_second > 0)) {
-    throw usage_error(
-        fmt::format("{}: clock ticks_per_second {} is not positive", source, run.ticks_per_second));
+  // From the one-tick-a-second `time` to a petahertz: beyond, figures converted to ns would not
+  // stay finite.
+  if (!(run.ticks_per_second >= 1 && run.ticks_per_second <= kMaxTicksPerSecond)) {
+    throw usage_error(fmt::format(
+        "{}: clock ticks_per_second {} is out of range: a clock ticks from 1 to 1e15 times a "
+        "second",
+        source, run.ticks_per_second));
   }
   if (clock.contains("step_ticks") && clock["step_ticks"].is_number()) {
     run.step_ticks = clock["step_ticks"].get<double>();
@@ -64,7 +74,12 @@ run_file parse_document(const json& doc, const std::string& source) {
   std::map<std::string, std::vector<double>> samples;
   for (const json& row : doc.at("benchmarks")) {
     if (row.value("run_type", "") != "iteration" || row.value("phase", "") != "prepared") continue;
-    samples[row.at("run_name").get<std::string>()].push_back(row.at("ticks").get<double>());
+    const double ticks = row.at("ticks").get<double>();
+    if (!(std::fabs(ticks) <= kMaxTicks)) {
+      throw usage_error(
+          fmt::format("{}: a sample of {} ticks is out of range (at most 1e15)", source, ticks));
+    }
+    samples[row.at("run_name").get<std::string>()].push_back(ticks);
   }
   for (const json& w : h.at("workloads")) {
     const json* prepared = find_prepared(w.at("phases"));
