@@ -158,7 +158,7 @@ TEST(CliRun, AFailedWorkloadIsVisibleEverywhere) {
     fake_machine m;
     const auto r = run(m, with({"--line", "{workload} {phase}: {verdict} {min}"}));
     EXPECT_EQ(r.code, exit_workload_failed);
-    EXPECT_THAT(r.out, HasSubstr("throws baseline: unstable 100 µs\n"
+    EXPECT_THAT(r.out, HasSubstr("throws baseline: too_few_samples 100 µs\n"
                                  "throws prepared: failed n/a\n"
                                  "negative first: n/a 100 µs\n"
                                  "negative baseline: failed n/a\n"));

@@ -391,15 +391,19 @@ std::vector<double> floor_samples(double gap = 0, double top = 0) {
   return v;
 }
 
-TEST(statistics_verdict, no_or_few_samples_are_unstable) {
+// Too few samples judge nothing: their own verdict, not "unstable", whatever the samples say.
+TEST(statistics_verdict, no_or_few_samples_are_too_few_not_unstable) {
   const phase_statistics none = summarize(std::span<const double>{});
-  EXPECT_EQ(judge(none, all_clean(none, 26)).level, stability::unstable);
+  EXPECT_EQ(judge(none, all_clean(none, 26)).level, stability::too_few);
   const std::vector<double> ten(10, 5.0);
   const phase_statistics few = summarize(ten);
   const verdict v = judge(few, all_clean(few, 26));
-  EXPECT_EQ(v.level, stability::unstable);
-  EXPECT_NE(v.reason.find("only 10 samples"), std::string::npos);
-  EXPECT_NE(v.recommendation.find("--samples 11"), std::string::npos);
+  EXPECT_EQ(v.level, stability::too_few);
+  EXPECT_EQ(v.reason, "only 10 samples: a verdict needs 11 or more");
+  EXPECT_NE(v.recommendation.find("take 11 samples or more (-n 11)"), std::string::npos);
+  const std::vector<double> eleven(11, 5.0);
+  const phase_statistics enough = summarize(eleven);
+  EXPECT_NE(judge(enough, all_clean(enough, 26)).level, stability::too_few);
 }
 
 TEST(statistics_verdict, spread_within_three_clock_steps_is_stable) {
@@ -479,8 +483,11 @@ TEST(statistics_verdict, a_floor_resolved_to_one_clock_step_is_judged_by_that_st
   // Robson-Whitlock decides.
   const verdict extrapolated = judge(s, all_clean(s, 13));
   EXPECT_EQ(extrapolated.level, stability::noisy);
-  EXPECT_NE(extrapolated.reason.find("(Robson-Whitlock) is 0.494% of it wide"), std::string::npos)
+  // The method's name stays in the detail view: the verdict speaks plainly.
+  EXPECT_NE(extrapolated.reason.find("the minimum's 95% interval is 0.494% of it wide"),
+            std::string::npos)
       << extrapolated.reason;
+  EXPECT_EQ(extrapolated.reason.find("Robson"), std::string::npos);
 }
 
 TEST(statistics_verdict, marked_drift_is_noisy) {
@@ -521,6 +528,9 @@ TEST(statistics_verdict, names) {
   EXPECT_EQ(to_string(stability::stable), "stable");
   EXPECT_EQ(to_string(stability::noisy), "noisy");
   EXPECT_EQ(to_string(stability::unstable), "unstable");
+  EXPECT_EQ(to_string(stability::too_few), "too few samples");
+  EXPECT_EQ(id_of(stability::too_few), "too_few_samples");
+  EXPECT_EQ(id_of(stability::noisy), "noisy");
 }
 
 // ---- `--samples auto` ----

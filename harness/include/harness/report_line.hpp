@@ -14,7 +14,8 @@
 //   {min} {median} {max} {spread}
 //                 per-call minimum, median, maximum and max - min in a readable unit; with a spec,
 //                 the plain number of seconds ({min:.3e})
-//   {verdict}     stable, noisy or unstable; n/a for the first call, which has none; failed on
+//   {verdict}     stable, noisy, unstable, or too_few_samples (under 11 samples); n/a for the
+//                 first call, which has none; failed on
 //                 the one more line a failed workload gets, whose {phase} is the stage it failed
 //                 in (first, calibration, baseline, warmup, prepared) and whose figures are n/a
 //   {disturbed}   samples taken during host slow-downs or context switches

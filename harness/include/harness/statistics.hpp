@@ -171,8 +171,13 @@ phase_statistics summarize(std::span<const double> values_in_sampling_order,
 
 // ---- verdict ----------------------------------------------------------------------------------
 
-enum class stability { stable, noisy, unstable };
+// too_few: fewer samples than a verdict needs (kMinSamplesForVerdict): not a judgement of the
+// phase, and said as such.
+enum class stability { stable, noisy, unstable, too_few };
+// For people: "stable", "noisy", "unstable", "too few samples".
 std::string_view to_string(stability level) noexcept;
+// For machine-readable reports (JSON, --line): the same with "too_few_samples".
+std::string_view id_of(stability level) noexcept;
 
 // What the caller's disturbance detection found in the phase the statistics describe. A sample
 // may be counted under both reasons; n_clean counts the samples with neither.

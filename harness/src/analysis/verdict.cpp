@@ -1,5 +1,6 @@
 // The verdict on a phase: the floor's interval (one clock step or Robson-Whitlock's), and the
-// rules that call a phase stable, noisy or unstable, in words that give the figures and what to do.
+// rules that call a phase stable, noisy or unstable (or say it has too few samples for a verdict),
+// in words that give the figures and what to do.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -42,8 +43,14 @@ std::string_view to_string(stability level) noexcept {
       return "noisy";
     case stability::unstable:
       return "unstable";
+    case stability::too_few:
+      return "too few samples";
   }
   return "unknown";
+}
+
+std::string_view id_of(stability level) noexcept {
+  return level == stability::too_few ? std::string_view("too_few_samples") : to_string(level);
 }
 
 std::optional<estimate> floor_estimate(const phase_statistics& s, double granularity) {
@@ -62,15 +69,13 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
                 "disturbance counts (clean {}, host slow-down {}, context switch {}, granularity "
                 "{}) do not fit {} samples",
                 c.n_clean, c.n_host_slowdown, c.n_context_switch, c.granularity, n);
-  if (n == 0) {
-    return {stability::unstable, "no samples were taken",
-            fmt::format("take samples: --samples N with N >= {}, or --samples auto",
-                        kMinSamplesForVerdict)};
-  }
   if (n < kMinSamplesForVerdict) {
-    return {stability::unstable,
-            fmt::format("only {} sample{}: too few to judge", n, n == 1 ? "" : "s"),
-            fmt::format("take at least {} samples (--samples {}), or --samples auto",
+    return {stability::too_few,
+            n == 0 ? std::string("no samples were taken")
+                   : fmt::format("only {} sample{}: a verdict needs {} or more", n,
+                                 n == 1 ? "" : "s", kMinSamplesForVerdict),
+            fmt::format("for a verdict on this phase, take {} samples or more (-n {}), or let "
+                        "the harness decide (-n auto)",
                         kMinSamplesForVerdict, kMinSamplesForVerdict)};
   }
   const std::size_t disturbed = n - c.n_clean;
@@ -97,11 +102,13 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
   const estimate floor_ci = *floor_estimate(s, c.granularity);  // n >= 2
   const bool one_step = floor_ci.method == kOneStepMethod;
   const double ci_width = *floor_ci.relative_width();
-  const char* ci_name = one_step ? "one clock step" : "Robson-Whitlock";
+  // The interval's method (Robson-Whitlock's endpoint estimate) is named in the detail view.
+  const char* ci_name = one_step ? " (one clock step)" : "";
   if (ci_width > kNoisyMinCiWidth) {
     return {stability::unstable,
-            fmt::format("the minimum's 95% interval ({}) is {} of it wide, more than {}", ci_name,
-                        percent(ci_width), percent(kNoisyMinCiWidth)),
+            fmt::format("the minimum is uncertain: its 95% interval{} is {} of it wide, more "
+                        "than {}",
+                        ci_name, percent(ci_width), percent(kNoisyMinCiWidth)),
             fmt::format("take more samples (--samples auto --target {}) and rerun when the host "
                         "is quieter",
                         percent(kStableMinCiWidth))};
@@ -120,7 +127,7 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
   if (ci_width > kStableMinCiWidth) {
     return {
         stability::noisy,
-        fmt::format("the minimum's 95% interval ({}) is {} of it wide, more than {}", ci_name,
+        fmt::format("the minimum's 95% interval{} is {} of it wide, more than {}", ci_name,
                     percent(ci_width), percent(kStableMinCiWidth)),
         fmt::format("take more samples (--samples auto --target {})", percent(kStableMinCiWidth))};
   }

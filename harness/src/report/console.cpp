@@ -40,6 +40,8 @@ const char* verdict_color(stats::stability level) {
       return "33";  // yellow
     case stats::stability::unstable:
       return "31";  // red
+    case stats::stability::too_few:
+      return "36";  // cyan: not a judgement
   }
   return "0";
 }

@@ -133,7 +133,7 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
       {"max_ticks", optional_number(a.all.max)},
       {"spread_percent", optional_number(a.all.spread_percent)}};
   if (a.verdict) {
-    j["verdict"] = stats::to_string(a.verdict->level);
+    j["verdict"] = stats::id_of(a.verdict->level);
     j["verdict_reason"] = a.verdict->reason;
     j["requested_samples"] = p.requested > 0 ? json(p.requested) : json(nullptr);
     j["elapsed_seconds"] = p.elapsed_seconds;

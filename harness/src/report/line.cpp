@@ -43,7 +43,7 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
           in_seconds(a.all.spread),
           in_seconds(a.all.median),
           p->values.size(),
-          a.verdict ? template_value(stats::to_string(a.verdict->level)) : template_value(),
+          a.verdict ? template_value(stats::id_of(a.verdict->level)) : template_value(),
           p->disturbed_count(),
           !p->floor ? template_value() : template_value(p->floor->confirmed ? "yes" : "no"),
           p->floor ? in_seconds(p->floor->floor) : std::nullopt,
