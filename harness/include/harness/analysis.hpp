@@ -29,16 +29,39 @@ struct phase_analysis {
 // clock's granularity per call.
 phase_analysis analyze(const phase_result& phase, const clock_facts& clock);
 
-// How the prepared spread compares with the baseline's, both in % of their minimum.
-struct spread_change {
-  double baseline_percent = 0;
-  double prepared_percent = 0;
-  // baseline spread % / prepared spread %; nullopt when either spread is 0 (no ratio).
-  std::optional<double> factor;
+// What preparation changed, by figures that do not grow with the sample count, so phases of
+// different lengths compare on equal footing: the floor (the minimum), the median, and the tail
+// as the 90th percentile's distance above the floor, (p90 - min) / min. (max - min grows with
+// every sample taken and one outlier decides it.)
+inline constexpr std::size_t kMinSamplesForTail = 10;
+struct preparation_change {
+  double baseline_floor = 0;  // minimums, in the values' unit (ticks per call)
+  double prepared_floor = 0;
+  double baseline_median = 0;
+  double prepared_median = 0;
+  // (p90 - min) / min; only with kMinSamplesForTail samples or more in both phases, since with
+  // fewer the 90th percentile is mostly the largest sample.
+  std::optional<double> baseline_tail;
+  std::optional<double> prepared_tail;
+  // A relative change within this is no change: the floor's agreement tolerance (two granularity
+  // steps per call, or 0.05%), relative to the baseline's floor.
+  double tolerance = 0;
+  bool prepared_floor_confirmed = false;
+
+  double floor_change() const noexcept { return prepared_floor / baseline_floor - 1; }
+  double median_change() const noexcept { return prepared_median / baseline_median - 1; }
+  bool floor_changed() const noexcept;
+  bool median_changed() const noexcept;
+  // The tails differ by more than the tolerance and by more than a quarter of the larger: a
+  // quantile has no interval here, so only a clear difference counts.
+  bool tail_changed() const noexcept;
 };
-// nullopt when either spread % is undefined (a minimum at or below 0 ticks).
-std::optional<spread_change> compare_spread(const stats::phase_statistics& baseline,
-                                            const stats::phase_statistics& prepared);
+// nullopt when a minimum is at or below 0 (no relative figure means anything) or either phase has
+// no samples.
+std::optional<preparation_change> compare_preparation(const phase_analysis& baseline,
+                                                      const phase_analysis& prepared,
+                                                      const clock_facts& clock,
+                                                      const floor_settings& settings);
 
 // How fast the CPU ran the reference loop in the baseline and in the prepared phase. A host that
 // ran the guest slower (or a lower clock) for a whole phase leaves no faster sample within that
@@ -64,8 +87,8 @@ std::vector<const phase_result*> phases_of(const workload_result& result);
 
 struct workload_analysis {
   const workload_result* result = nullptr;
-  std::vector<phase_analysis> phases;   // the phases that ran, in report order
-  std::optional<spread_change> spread;  // both baseline and prepared ran, with spreads defined
+  std::vector<phase_analysis> phases;           // the phases that ran, in report order
+  std::optional<preparation_change> change;     // both baseline and prepared ran, minimums above 0
   std::optional<host_speed_change> host_speed;  // both ran the reference loop
 
   // The phase of that kind, or nullptr when it did not run.

@@ -116,6 +116,7 @@ struct phase_statistics {
   std::optional<double> mad;             // raw median absolute deviation from the median, NOT
                                          // scaled by 1.4826 (n >= 1)
   std::optional<double> p5;              // 5th percentile, type 7 (linear interpolation) (n >= 1)
+  std::optional<double> p90;             // 90th percentile, type 7 (n >= 1)
   std::optional<double> p95;             // 95th percentile, type 7 (n >= 1)
   std::optional<estimate> median_ci;     // 95% distribution-free order-statistic interval (n >= 6)
   std::optional<estimate> min_ci;        // 95% Robson-Whitlock interval for the floor (n >= 2)

@@ -2,6 +2,7 @@
 #include "harness/analysis.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace harness {
 namespace {
@@ -31,13 +32,40 @@ phase_analysis analyze(const phase_result& phase, const clock_facts& clock) {
   return a;
 }
 
-std::optional<spread_change> compare_spread(const stats::phase_statistics& baseline,
-                                            const stats::phase_statistics& prepared) {
-  if (!baseline.spread_percent || !prepared.spread_percent) return std::nullopt;
-  spread_change c{*baseline.spread_percent, *prepared.spread_percent, std::nullopt};
-  if (c.prepared_percent > 0 && c.baseline_percent > 0) {
-    c.factor = c.baseline_percent / c.prepared_percent;
+bool preparation_change::floor_changed() const noexcept {
+  return std::fabs(floor_change()) > tolerance;
+}
+
+bool preparation_change::median_changed() const noexcept {
+  return std::fabs(median_change()) > tolerance;
+}
+
+bool preparation_change::tail_changed() const noexcept {
+  if (!prepared_tail || !baseline_tail) return false;
+  const double difference = std::fabs(*prepared_tail - *baseline_tail);
+  return difference > tolerance && difference > 0.25 * std::max(*prepared_tail, *baseline_tail);
+}
+
+std::optional<preparation_change> compare_preparation(const phase_analysis& baseline,
+                                                      const phase_analysis& prepared,
+                                                      const clock_facts& clock,
+                                                      const floor_settings& settings) {
+  const stats::phase_statistics& b = baseline.all;
+  const stats::phase_statistics& p = prepared.all;
+  if (!b.min || !p.min || !(*b.min > 0) || !(*p.min > 0)) return std::nullopt;
+  preparation_change c;
+  c.baseline_floor = *b.min;
+  c.prepared_floor = *p.min;
+  c.baseline_median = *b.median;
+  c.prepared_median = *p.median;
+  if (b.n >= kMinSamplesForTail && p.n >= kMinSamplesForTail) {
+    c.baseline_tail = (*b.p90 - *b.min) / *b.min;
+    c.prepared_tail = (*p.p90 - *p.min) / *p.min;
   }
+  const double granularity =
+      clock.resolution() / static_cast<double>(std::max<std::uint64_t>(prepared.phase->batch, 1));
+  c.tolerance = floor_tolerance(c.baseline_floor, granularity, settings) / c.baseline_floor;
+  c.prepared_floor_confirmed = prepared.phase->floor && prepared.phase->floor->confirmed;
   return c;
 }
 
@@ -80,7 +108,7 @@ report_model analyze_run(const run_report& run) {
     const phase_analysis* base = w.find(phase_kind::baseline);
     const phase_analysis* prep = w.find(phase_kind::prepared);
     if (base != nullptr && prep != nullptr) {
-      w.spread = compare_spread(base->all, prep->all);
+      w.change = compare_preparation(*base, *prep, run.clock, run.options.tuning.floor);
       w.host_speed = compare_host_speed(*base->phase, *prep->phase);
     }
   }

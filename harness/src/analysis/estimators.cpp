@@ -257,6 +257,7 @@ phase_statistics summarize_view(const TimeView& time, std::span<const std::uint3
   }
   s.mad = mad_of(sorted);
   s.p5 = quantile_of(sorted, 0.05);
+  s.p90 = quantile_of(sorted, 0.90);
   s.p95 = quantile_of(sorted, 0.95);
   s.median_ci = median_ci_of(sorted, kConfidenceLevel);
   s.min_ci = minimum_ci_of(sorted, kConfidenceLevel);

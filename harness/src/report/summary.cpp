@@ -8,10 +8,6 @@
 namespace harness::report_detail {
 namespace {
 
-std::string spread_text(double percent) {
-  return percent == 0 ? std::string("0 ticks") : fmt::format("{:.3f}% of min", percent);
-}
-
 // Minimum, phase and name say what the run found; the verdict, the floor and the spread say
 // whether to trust it; the rest is detail a narrow terminal can do without.
 const std::vector<table_column>& summary_columns() {
@@ -50,18 +46,33 @@ std::string spread_sentence(const workload_analysis& w, double slowdown_factor) 
   if (w.find(phase_kind::baseline) == nullptr || w.find(phase_kind::prepared) == nullptr) return {};
   const std::string& name = w.result->name;
   std::string text;
-  if (!w.spread) {
-    text = fmt::format("{}: spread change undefined (a minimum at or below 0 ticks)", name);
-  } else if (w.spread->factor) {
-    text = fmt::format(
-        "{}: preparation changed the spread from {:.3f}% to {:.3f}% of min ({:.3g}x {})", name,
-        w.spread->baseline_percent, w.spread->prepared_percent,
-        *w.spread->factor >= 1 ? *w.spread->factor : 1 / *w.spread->factor,
-        *w.spread->factor >= 1 ? "narrower" : "wider");
+  if (!w.change) {
+    text = fmt::format("{}: what preparation changed is undefined (a minimum at or below 0 ticks)",
+                       name);
   } else {
-    text = fmt::format("{}: preparation changed the spread from {} to {}", name,
-                       spread_text(w.spread->baseline_percent),
-                       spread_text(w.spread->prepared_percent));
+    const preparation_change& c = *w.change;
+    const auto moved = [](double change) {
+      return fmt::format("{:.1f}% {}", std::fabs(change) * 100, change < 0 ? "lower" : "higher");
+    };
+    const std::string within = fmt::format("within {:.2f}%", c.tolerance * 100);
+    std::string tails;
+    if (c.prepared_tail && c.baseline_tail) {
+      tails = fmt::format(
+          ", p90 {:.1f}% above the floor {}", *c.prepared_tail * 100,
+          c.tail_changed() ? fmt::format("instead of {:.1f}%", *c.baseline_tail * 100)
+                           : fmt::format("as in the baseline ({:.1f}%)", *c.baseline_tail * 100));
+    }
+    if (!c.floor_changed() && !c.median_changed() && !c.tail_changed()) {
+      text = fmt::format(
+          "{}: preparation changed nothing measurable: floor and median {} of the baseline's{}",
+          name, within, tails);
+    } else {
+      text = fmt::format("{}: prepared: floor {} ({}), median {}{}", name,
+                         c.floor_changed() ? moved(c.floor_change()) : "unchanged, " + within,
+                         c.prepared_floor_confirmed ? "confirmed" : "not confirmed",
+                         c.median_changed() ? moved(c.median_change()) : "unchanged, " + within,
+                         tails);
+    }
   }
   if (const auto& speed = w.host_speed; speed && speed->ratio > slowdown_factor) {
     text += fmt::format(

@@ -41,8 +41,11 @@ struct summary_table {
 };
 summary_table summary_of(const report_model& model, bool unicode);
 
-// "xor_loop: preparation changed the spread from 42.1% to 0.02% of min (2100x narrower)", with a
-// warning when one whole phase ran the reference loop slower; empty unless both phases ran.
+// What preparation changed, by the floor, the median and the p90's distance above the floor
+// (analysis.hpp: preparation_change): "sort_ints/10000: prepared: floor 7.8% lower (confirmed),
+// median 8.2% lower, p90 0.4% above the floor instead of 12.0%", or "... changed nothing
+// measurable ...", with a warning when one whole phase ran the reference loop slower; empty
+// unless both phases ran.
 std::string spread_sentence(const workload_analysis& w, double slowdown_factor);
 
 // Ticks per call: whole ticks for single calls, two decimals when batched (a fraction of a tick
