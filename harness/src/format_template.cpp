@@ -91,8 +91,13 @@ void append_human_real(std::string& out, double value, human_style style) {
       out += group_thousands(rounded);
       return;
     }
-    case human_style::fixed2:
-      fmt::format_to(std::back_inserter(out), "{:.2f}", value);
+    case human_style::two_decimals:
+      // Below 0.1, two decimals would drop digits a short phase's figure needs.
+      if (value == 0 || std::fabs(value) >= 0.1) {
+        fmt::format_to(std::back_inserter(out), "{:.2f}", value);
+      } else {
+        fmt::format_to(std::back_inserter(out), "{:.3g}", value);
+      }
       return;
     case human_style::duration:
       append_duration(out, value);

@@ -36,7 +36,7 @@ constexpr std::array<value_kind, slot::total> kSlots{value_kind::integer, value_
                                                      value_kind::real,    value_kind::real};
 constexpr std::array<named_token, 7> kNamed{{
     {"count", slot::count, human_style::grouped},
-    {"time", slot::time, human_style::fixed2},
+    {"time", slot::time, human_style::two_decimals},
     {"rate", slot::rate, human_style::grouped},
     {"name", slot::name, human_style::plain},
     {"min", slot::min, human_style::duration},
@@ -130,6 +130,18 @@ TEST(FormatTemplate, PercentAndFixed) {
   vals.spread = 0.5;
   vals.time = 1.234;
   EXPECT_EQ(render("{spread} {time}", vals), "50.00% 1.23");
+  // A short phase's time is never 0.00: three significant digits below 0.1.
+  const auto time = [](double t) {
+    values v;
+    v.time = t;
+    return render("{time}", v);
+  };
+  EXPECT_EQ(time(0.1), "0.10");
+  EXPECT_EQ(time(0.0123), "0.0123");
+  EXPECT_EQ(time(0.00123456), "0.00123");
+  EXPECT_EQ(time(1.5e-7), "1.5e-07");
+  EXPECT_EQ(time(0.0), "0.00");
+  EXPECT_EQ(time(-0.05), "-0.05");
 }
 
 TEST(FormatTemplate, PositionalTokensArePlainValues) {

@@ -46,7 +46,8 @@ enum class value_kind : std::uint8_t {
 enum class human_style : std::uint8_t {
   plain,    // as fmt prints it by default: 1234567, 0.25, text
   grouped,  // integers, and reals rounded to integers, with a space every three digits: "1 234 567"
-  fixed2,   // two decimals: "2.50"
+  two_decimals,  // two decimals, or three significant digits when that shows more: "2.50",
+                 // "0.00123", never "0.00" for a value that is not 0
   duration,  // a number of seconds in the unit (ns, µs, ms, s) that puts it in [1, 1000): "12.3 µs"
   percent,  // a fraction as a percentage with two decimals: 0.0125 prints "1.25%"
 };

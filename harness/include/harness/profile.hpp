@@ -11,10 +11,11 @@
 //
 // Tokens (see format_template.hpp for specs and escapes):
 //   {runs}        calls timed, grouped by thousands with spaces: "1 234 567"
-//   {time}        elapsed seconds, two decimals: "2.50"
+//   {time}        elapsed seconds, two decimals, three significant digits below 0.1: "2.50",
+//                 "0.00123"
 //   {frequency}   calls per second, rounded and grouped: "493 827"; "n/a" when undefined
 //   {ticks}       elapsed ticks of the clock, grouped
-//   {ns_per_run}  nanoseconds per call, two decimals; "n/a" when undefined
+//   {ns_per_run}  nanoseconds per call, likewise; "n/a" when undefined
 //   {per_run}     time per call in a readable unit: "12.3 µs"; "n/a" when undefined
 //   {clock}       name of the clock source that measured
 //   {0} {1} {2}   runs, seconds, calls per second as plain numbers; take specs: {1:.6f}
@@ -68,10 +69,10 @@ inline constexpr std::array<value_kind, profile_slot::count> kProfileSlots{
     value_kind::real,    value_kind::real, value_kind::text};
 inline constexpr std::array<named_token, 7> kProfileNamed{{
     {"runs", profile_slot::runs, human_style::grouped},
-    {"time", profile_slot::seconds, human_style::fixed2},
+    {"time", profile_slot::seconds, human_style::two_decimals},
     {"frequency", profile_slot::frequency, human_style::grouped},
     {"ticks", profile_slot::ticks, human_style::grouped},
-    {"ns_per_run", profile_slot::ns_per_run, human_style::fixed2},
+    {"ns_per_run", profile_slot::ns_per_run, human_style::two_decimals},
     {"per_run", profile_slot::seconds_per_run, human_style::duration},
     {"clock", profile_slot::clock, human_style::plain},
 }};

@@ -7,9 +7,9 @@
 //   {samples}     samples taken in the phase
 //   {runs}        calls timed: samples x calls per sample, grouped "1 234"
 //   {ticks}       ticks of all samples together, timer overhead subtracted, grouped
-//   {time}        those ticks in seconds, two decimals
+//   {time}        those ticks in seconds, two decimals (three significant digits below 0.1)
 //   {frequency}   runs / time, calls per second, grouped; n/a when time <= 0
-//   {ns_per_run}  time / runs in nanoseconds (the mean per call), two decimals; n/a when time <= 0
+//   {ns_per_run}  time / runs in nanoseconds (the mean per call), likewise; n/a when time <= 0
 //   {per_run}     the same in a readable unit, "12.3 µs"
 //   {min} {median} {max} {spread}
 //                 per-call minimum, median, maximum and max - min in a readable unit; with a spec,

@@ -213,8 +213,10 @@ void add_run_options(CLI::App& app, run_flags& flags) {
       "Print one line per workload and phase in this template instead of the console report, "
       "e.g. '{workload} {phase}: min {min}, median {median}'. Tokens: {workload} {phase} "
       "{samples} {runs} {ticks} {time} {frequency} {ns_per_run} {per_run} {min} {median} {max} "
-      "{spread} {verdict} {disturbed} {clock} {0} {1} {2}; specs as in fmt ({min:.3e}); {{ and "
-      "}} for braces");
+      "{spread} {verdict} {disturbed} {confirmed} {floor} {clock} {0} {1} {2}; specs as in fmt "
+      "({min:.3e}); {{ and "
+      "}} for braces. Without a spec, counts are grouped and times carry units, for people; with "
+      "one, the plain value, for scripts: {frequency:.0f} {runs:d} {min:.9e}");
   app.add_option("--log-level", flags.log_level, "Log level on stderr")
       ->check(CLI::Validator(
           [](const std::string& level) -> std::string {
