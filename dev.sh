@@ -1,26 +1,34 @@
 #!/usr/bin/env bash
-# The two commands of the README's quick start, on a fresh Debian 12 machine:
+# The commands of the README's quick start, on a fresh Debian 12 machine:
 #   ./dev.sh run [HARNESS OPTIONS]   install what is missing, build if needed, run `harness`
 #   ./dev.sh test                    install what is missing, build, run the whole test suite
-# Both are idempotent and quick when everything is already there.
+#   ./dev.sh package                 build the .deb (cpack -G DEB) into the build folder
+# All are idempotent and quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(pwd)
 build=${HARNESS_BUILD_DIR:-$root/build}
+jobs=${HARNESS_JOBS:-$(nproc)}  # build parallelism (HARNESS_JOBS=1 on a machine shared with others)
 
-# Debian packages the build and the tests need. Why each one is here:
-packages=(
-  cmake g++ ninja-build git          # the toolchain
+# Debian packages building and running `harness` needs (./dev.sh run). Why each one is here:
+run_packages=(
+  cmake g++ ninja-build              # the toolchain
   libbenchmark-dev                   # DoNotOptimize/ClobberMemory, and the benchmarks of the harness
   libspdlog-dev libfmt-dev           # logging and formatting
   libcli11-dev                       # every command-line option
   nlohmann-json3-dev                 # JSON output
+)
+# And what the tests need besides (./dev.sh test, ./dev.sh package):
+test_packages=(
+  git                                # the style check lists the tracked files
   libgtest-dev libgmock-dev          # unit tests
   python3                            # end-to-end checks of JSON output
   util-linux                         # setpriv: the end-to-end test runs once as an unprivileged user
   libbenchmark-tools python3-scipy   # reports e2e: Google Benchmark's compare.py reads harness JSON
   clang-14 libclang-rt-14-dev        # libFuzzer and sanitizers for the format-template fuzz test
   clang-format-14                    # the style check: every C++ file as .clang-format says
+  ccache                             # the consumer test compiles the library once for three builds
+  dpkg-dev                           # cpack -G DEB, and dpkg-deb for the package test
 )
 
 install_missing() {
@@ -58,25 +66,45 @@ check_style() {
   echo "dev.sh: style: ${#files[@]} files clang-format clean"
 }
 
+# configure_and_build [TARGET]: the whole tree (tests, benchmarks, examples), or only TARGET. A
+# tree configured by `run` (tests and the rest off, so GoogleTest is not needed) is turned into a
+# whole one by the next `test`.
 configure_and_build() {
-  if [ ! -f "$build/build.ninja" ]; then
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHARNESS_WERROR=ON
+  if [ $# -gt 0 ]; then
+    if [ ! -f "$build/build.ninja" ]; then
+      cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHARNESS_WERROR=ON \
+        -DHARNESS_BUILD_TESTS=OFF -DHARNESS_BUILD_BENCHMARKS=OFF -DHARNESS_BUILD_EXAMPLES=OFF
+    fi
+    cmake --build "$build" -j "$jobs" --target "$1"
+    return
   fi
-  cmake --build "$build" -j "$(nproc)"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHARNESS_WERROR=ON \
+    -DHARNESS_BUILD_TESTS=ON -DHARNESS_BUILD_BENCHMARKS=ON -DHARNESS_BUILD_EXAMPLES=ON >/dev/null
+  cmake --build "$build" -j "$jobs"
 }
 
 cmd=${1:-run}
 [ $# -gt 0 ] && shift
 case "$cmd" in
   run)
-    install_missing "${packages[@]}"
-    configure_and_build >&2
+    # Only what building and running needs, and only the `harness` binary: the first result
+    # comes before the tests, benchmarks and examples are ever built.
+    install_missing "${run_packages[@]}"
+    configure_and_build harness_bin >&2
     exec "$build/bin/harness" "$@"
     ;;
+  package)
+    # The .deb: build/harness_VERSION_ARCH.deb (binary, headers, libraries, CMake package).
+    install_missing "${run_packages[@]}" "${test_packages[@]}"
+    configure_and_build
+    (cd "$build" && cpack -G DEB)
+    ;;
   test)
-    install_missing "${packages[@]}"
+    install_missing "${run_packages[@]}" "${test_packages[@]}"
     check_style
     configure_and_build
+    # Among them the consumer test (label consumer: a user's project built the three ways against
+    # harness) and the .deb test (label package), each alone (RUN_SERIAL).
     ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
     # The template parser's fuzz target, a bounded run under ASan+UBSan (clang only).
     fuzz=$build-fuzz
@@ -90,7 +118,7 @@ case "$cmd" in
     bash "$root/scripts/windows-test.sh" "$build-win"
     ;;
   *)
-    echo "usage: ./dev.sh run [harness options] | ./dev.sh test" >&2
+    echo "usage: ./dev.sh run [harness options] | ./dev.sh test | ./dev.sh package" >&2
     exit 2
     ;;
 esac

@@ -60,14 +60,14 @@ std::string group_thousands(std::string_view digits) {
 }
 
 void append_duration(std::string& out, double seconds) {
-  struct unit {
+  struct time_unit {
     double scale;
     std::string_view name;
   };
-  static constexpr unit kUnits[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
+  static constexpr time_unit kTimeUnits[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
   const double magnitude = std::fabs(seconds);
-  const unit* chosen = &kUnits[3];
-  for (const unit& u : kUnits) {
+  const time_unit* chosen = &kTimeUnits[3];
+  for (const time_unit& u : kTimeUnits) {
     if (magnitude >= u.scale) {
       chosen = &u;
       break;

@@ -178,5 +178,47 @@ TEST(CliRun, AFailedWorkloadIsVisibleEverywhere) {
   }
 }
 
+// A user's own binary (linking harness::main): its help, list and messages name it as invoked, the
+// examples name its own workloads, and without -w the first registered workload runs alone.
+TEST(CliRun, TheUsersBinaryIsTheirs) {
+  fake_machine m;
+  const auto call = [&m](std::vector<const char*> args) {
+    args.insert(args.begin(), "/home/me/build/my_bench");
+    std::ostringstream out, err;
+    const int code = run_cli(static_cast<int>(args.size()), args.data(), out, err, m.host);
+    return outcome{code, out.str(), err.str()};
+  };
+  const auto help = call({"--help"});
+  EXPECT_EQ(help.code, exit_ok);
+  EXPECT_THAT(help.out, HasSubstr("my_bench -w exact -n 50"));
+  EXPECT_THAT(help.out, HasSubstr("my_bench -w 'exact*' -n 5 --warmup 50ms"));
+  EXPECT_THAT(help.out, HasSubstr("  my_bench list"));
+  EXPECT_THAT(help.out, Not(HasSubstr("xor_loop")));
+  EXPECT_THAT(help.out, Not(HasSubstr("'sort*'")));
+  EXPECT_THAT(help.out, Not(HasSubstr("  harness ")));
+
+  const auto list = call({"list"});
+  EXPECT_EQ(list.code, exit_ok);
+  EXPECT_THAT(list.out, HasSubstr("run one with: my_bench -w NAME[/ARG] (without -w: exact)"));
+
+  const auto bad = call({"--bogus"});
+  EXPECT_EQ(bad.code, exit_usage);
+  EXPECT_THAT(bad.err, HasSubstr("my_bench: '--bogus' is not an option of my_bench"));
+
+  const auto r = call({"-n", "3", "--warmup", "0", "--no-history", "--blocks", "1"});
+  EXPECT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\nexact\n"));
+  EXPECT_THAT(r.out, Not(HasSubstr("\nthrows\n")));
+  EXPECT_THAT(r.out, Not(HasSubstr("\nnegative\n")));
+}
+
+TEST(Cli, ProgramNameIsTheFileNameAsInvoked) {
+  EXPECT_EQ(program_name("/home/me/build/my_bench"), "my_bench");
+  EXPECT_EQ(program_name("./harness"), "harness");
+  EXPECT_EQ(program_name("my_bench.EXE"), "my_bench");
+  EXPECT_EQ(program_name(""), "harness");
+  EXPECT_EQ(program_name(nullptr), "harness");
+}
+
 }  // namespace
 }  // namespace harness::cli

@@ -76,11 +76,46 @@ TEST_F(RegistryTest, DefaultSelectionIsTheMarkedWorkload) {
   EXPECT_EQ(d[0].display_name(), "xor_loop/1000");
 }
 
-TEST(Registry, DefaultSelectionWithoutMarkIsEverything) {
+TEST(Registry, DefaultSelectionWithoutMarkIsTheFirstRegistered) {
   workload_registry reg;
-  reg.add(make("a", [] {}));
+  EXPECT_TRUE(reg.default_selection().empty());
   reg.add(make("b", [] {}));
-  EXPECT_EQ(reg.default_selection().size(), 2u);
+  reg.add(make("a", [] {}));
+  const auto d = reg.default_selection();
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].display_name(), "b");
+}
+
+// HARNESS_WORKLOAD records the build of the file it is expanded in: the built-in workloads'
+// (workloads/builtin.cpp), compiled with the build type's flags, like this file.
+TEST(Registry, MacroRecordsTheBuildOfItsFile) {
+  workload_build expected;
+#if defined(__OPTIMIZE__)
+  expected.optimized = true;
+#elif defined(__GNUC__)
+  expected.optimized = false;
+#endif
+#if defined(NDEBUG)
+  expected.assertions = false;
+#else
+  expected.assertions = true;
+#endif
+  const workload* w = global_registry().find("xor_loop");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->build().optimized, expected.optimized);
+  EXPECT_EQ(w->build().assertions, expected.assertions);
+  EXPECT_EQ(w->build().suspect(), expected.optimized == false || expected.assertions == true);
+  // A workload made without the macro has no recorded build, and is not suspected.
+  const workload plain = make("plain", [] {});
+  EXPECT_FALSE(plain.build().optimized.has_value());
+  EXPECT_FALSE(plain.build().suspect());
+}
+
+TEST(Registry, SuspectBuilds) {
+  EXPECT_FALSE((workload_build{true, false}.suspect()));
+  EXPECT_TRUE((workload_build{false, false}.suspect()));
+  EXPECT_TRUE((workload_build{true, true}.suspect()));
+  EXPECT_FALSE((workload_build{std::nullopt, std::nullopt}.suspect()));
 }
 
 TEST_F(RegistryTest, RejectsUnknownWorkloadListingKnownOnes) {

@@ -130,6 +130,7 @@ run_report synthetic_report() {
   prep_context.remembered_floor = 990;
   block(*a.prepared, 4, {3000, 3000, 3010}, prep_context);
   a.iterations_per_call = 1000;
+  a.build = {true, false};  // a release build
   a.min_sample_ticks = 20000;
   a.preparation.affinity_before = {0, 1};
   a.preparation.affinity_applied = {1};
@@ -145,6 +146,7 @@ run_report synthetic_report() {
   b.name = "memcpy_bytes/64";
   b.batch = 64;
   b.batch_calibrated = true;
+  b.build = {false, true};  // registered from a debug build: the report says so
   b.min_sample_ticks = 20000;
   b.prepared = make_phase(phase_kind::prepared, {12.5, 12.25, 12.75, 12.5, 13.0}, 64, 40);
   block(*b.prepared, 5, {3000}, base_context);

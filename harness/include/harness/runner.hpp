@@ -231,6 +231,8 @@ struct warmup_result {
 
 struct workload_result {
   std::string name;  // display name, "xor_loop/4000000"
+  // How the file that registered it was compiled (optimisation, assertions): the user's build.
+  workload_build build;
   std::optional<phase_result> first;
   std::optional<phase_result> baseline;
   std::optional<phase_result> prepared;

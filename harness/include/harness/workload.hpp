@@ -32,6 +32,20 @@
 
 namespace harness {
 
+// How the file that registered a workload was compiled, as HARNESS_WORKLOAD records it where it is
+// expanded: the user's build type, not the harness library's. nullopt: not recorded (a workload
+// made without the macro, or a compiler that says nothing of its optimisation, like MSVC).
+struct workload_build {
+  std::optional<bool> optimized;   // __OPTIMIZE__ was defined (GCC, Clang)
+  std::optional<bool> assertions;  // NDEBUG was not defined when workload.hpp was included
+
+  // Known to be compiled without optimisation, or with assertions on: its times are not those of
+  // a release build.
+  bool suspect() const noexcept {
+    return (optimized && !*optimized) || (assertions && *assertions);
+  }
+};
+
 class workload {
  public:
   // Runs the workload `reps` times back to back with `arg` (ignored when it takes none). Returns
@@ -46,8 +60,11 @@ class workload {
   // The arguments it accepts: from `lowest` / up to `highest`, both included.
   workload& min_arg(std::int64_t lowest);
   workload& max_arg(std::int64_t highest);
-  // Runs when `harness` is given no --workload. When no workload is marked, all of them run.
+  // Runs when `harness` is given no --workload. When no workload is marked, the first registered
+  // runs.
   workload& by_default();
+  // How its file was compiled; HARNESS_WORKLOAD passes it.
+  workload& compiled_with(workload_build build);
 
   const std::string& name() const noexcept { return name_; }
   const std::string& description() const noexcept { return description_; }
@@ -61,6 +78,7 @@ class workload {
   // "an integer", "an integer of 0 or more", "an integer from 1 to 64": what the argument may be.
   std::string accepted_args() const;
   bool is_default() const noexcept { return is_default_; }
+  const workload_build& build() const noexcept { return build_; }
   std::uint64_t run(std::int64_t arg, std::uint64_t reps) const { return fn_(arg, reps); }
 
  private:
@@ -73,6 +91,7 @@ class workload {
   std::optional<std::int64_t> min_arg_;
   std::optional<std::int64_t> max_arg_;
   bool is_default_ = false;
+  workload_build build_;
 
   void check_default_in_range() const;
 };
@@ -101,7 +120,8 @@ class workload_registry {
   // a workload that takes none, an ARG outside what the workload accepts, or a workload that needs
   // an ARG and has no default.
   std::vector<workload_instance> select(const std::vector<std::string>& patterns) const;
-  // What runs when no pattern is given: the workloads marked by_default(), or all of them.
+  // What runs when no pattern is given: the workloads marked by_default(), or else the first one
+  // registered (none when none is).
   std::vector<workload_instance> default_selection() const;
 
  private:
@@ -186,12 +206,31 @@ requires(std::is_invocable_v<F&> ||
 
 }  // namespace harness
 
+// The build of the file this header is included in, for HARNESS_WORKLOAD: each translation unit
+// expands these with its own flags (a macro, not a function, which would be compiled once).
+#if defined(__OPTIMIZE__)
+#define HARNESS_DETAIL_OPTIMIZED true
+#elif defined(__GNUC__) || defined(__clang__)
+#define HARNESS_DETAIL_OPTIMIZED false
+#else
+#define HARNESS_DETAIL_OPTIMIZED std::nullopt
+#endif
+#if defined(NDEBUG)
+#define HARNESS_DETAIL_ASSERTIONS false
+#else
+#define HARNESS_DETAIL_ASSERTIONS true
+#endif
+
 #define HARNESS_DETAIL_CONCAT2(a, b) a##b
 #define HARNESS_DETAIL_CONCAT(a, b) HARNESS_DETAIL_CONCAT2(a, b)
 
 // HARNESS_WORKLOAD(fn): registers function `fn` under its own name.
 #define HARNESS_WORKLOAD(fn) HARNESS_WORKLOAD_NAMED(#fn, fn)
-// HARNESS_WORKLOAD_NAMED("name", callable): registers any callable (a lambda) under `name`.
-#define HARNESS_WORKLOAD_NAMED(name, ...)                             \
-  [[maybe_unused]] static ::harness::workload& HARNESS_DETAIL_CONCAT( \
-      harness_workload_, __COUNTER__) = ::harness::register_workload(name, __VA_ARGS__)
+// HARNESS_WORKLOAD_NAMED("name", callable): registers any callable (a lambda) under `name`, with
+// the build of the file it is expanded in (workload_build).
+#define HARNESS_WORKLOAD_NAMED(name, ...)                                               \
+  [[maybe_unused]] static ::harness::workload& HARNESS_DETAIL_CONCAT(harness_workload_, \
+                                                                     __COUNTER__) =     \
+      ::harness::register_workload(name, __VA_ARGS__)                                   \
+          .compiled_with(                                                               \
+              ::harness::workload_build{HARNESS_DETAIL_OPTIMIZED, HARNESS_DETAIL_ASSERTIONS})

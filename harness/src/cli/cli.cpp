@@ -6,8 +6,10 @@
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <filesystem>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/errors.hpp"
@@ -49,7 +51,7 @@ std::string quoted_list(const std::vector<std::string>& values) {
   return text;
 }
 
-void refuse_repeats_and_extras(CLI::App& root) {
+void refuse_repeats_and_extras(CLI::App& root, const std::string& program) {
   for (CLI::App* app : apps_of(root)) {
     for (const CLI::Option* option : app->get_options()) {
       if (takes_one_value(*option) && option->count() > 1) {
@@ -62,7 +64,7 @@ void refuse_repeats_and_extras(CLI::App& root) {
   for (CLI::App* app : apps_of(root)) {
     const std::vector<std::string> extras = app->remaining(false);
     if (extras.empty()) continue;
-    const std::string command = app == &root ? "harness" : "harness " + app->get_name();
+    const std::string command = app == &root ? program : program + " " + app->get_name();
     const std::string& first = extras.front();
     if (first.size() > 1 && first.front() == '-') {
       throw usage_error(
@@ -71,8 +73,8 @@ void refuse_repeats_and_extras(CLI::App& root) {
     if (app == &root) {
       throw usage_error(
           fmt::format("unexpected argument '{}': give options, after at most one command (run, "
-                      "list, clocks, doctor, compare); see harness --help",
-                      first));
+                      "list, clocks, doctor, compare); see {} --help",
+                      first, program));
     }
     throw usage_error(
         fmt::format("unexpected argument '{}' to {}; see {} --help", first, command, command));
@@ -110,6 +112,58 @@ CLI::Validator cpu_number() {
       "CPU");
 }
 
+std::string program_name(const char* argv0) {
+  if (argv0 == nullptr) return "harness";
+  std::filesystem::path path(argv0);
+  std::string ext = path.extension().string();
+  for (char& c : ext)
+    c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  std::string name = (ext == ".exe" ? path.stem() : path.filename()).string();
+  return name.empty() ? "harness" : name;
+}
+
+std::string examples(std::string_view program, const workload_registry& registry) {
+  const std::vector<workload_instance> defaults = registry.default_selection();
+  const workload* first = defaults.empty() ? nullptr : defaults.front().def;
+  const std::string name = first != nullptr ? first->name() : "NAME";
+  // One workload with an argument: its default, or 1000 when it has none.
+  const std::string one = first != nullptr && first->takes_arg()
+                              ? fmt::format("{}/{}", name, first->default_arg().value_or(1000))
+                              : name;
+  // A glob: the name up to its first '_' (or all of it) and a star.
+  const std::string prefix =
+      name.substr(0, name.find('_') == std::string::npos ? name.size() : name.find('_') + 1);
+  std::vector<std::string> default_names;
+  for (const workload_instance& d : defaults)
+    default_names.push_back(d.def->name());
+  const std::vector<std::pair<std::string, std::string>> lines = {
+      {"", fmt::format("{}: first call, 20 unprepared, 20 prepared samples",
+                       default_names.empty() ? std::string("the default workload")
+                                             : fmt::format("{}", fmt::join(default_names, ", ")))},
+      {fmt::format("-w {} -n 50", one), first != nullptr && first->takes_arg()
+                                            ? "one workload with its argument, 50 samples per phase"
+                                            : "one workload, 50 samples per phase"},
+      {fmt::format("-w '{}*' -n 5 --warmup 50ms", prefix),
+       fmt::format("every workload whose name starts with \"{}\"", prefix)},
+      {"-o result.json", "console report on stdout, Google Benchmark JSON in a file"},
+      {"--line '{workload} {phase}: min {min}, median {median}'",
+       "one line per workload and phase"},
+      {"--cpu 1 --priority realtime", "pin to CPU 1 and use SCHED_FIFO (needs root)"},
+      {"list", "the registered workloads"},
+  };
+  std::string text = "Examples:\n";
+  const std::size_t column = 43;
+  for (const auto& [args, what] : lines) {
+    const std::string command = fmt::format("  {}{}{}", program, args.empty() ? "" : " ", args);
+    if (command.size() + 1 > column) {
+      text += fmt::format("{}\n{:<{}}{}\n", command, "", column, what);
+    } else {
+      text += fmt::format("{:<{}}{}\n", command, column, what);
+    }
+  }
+  return text;
+}
+
 machine real_machine() {
   machine m;
   m.os = [] { return platform::make_native_os(); };
@@ -134,12 +188,14 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
             const machine& host) {
-  CLI::App app{"harness: precise single-thread measurements, prepared against unprepared",
-               "harness"};
-  app.set_version_flag("--version", std::string("harness ") + HARNESS_VERSION);
+  const std::string program = program_name(argc > 0 ? argv[0] : nullptr);
+  CLI::App app{fmt::format("{}: precise single-thread measurements, prepared against unprepared{}",
+                           program, program == "harness" ? "" : " (the harness command line)"),
+               program};
+  app.set_version_flag("--version", fmt::format("{} (harness {})", program, HARNESS_VERSION));
   app.require_subcommand(0, 1);
   app.allow_extras();  // refused in our words after parsing; subcommands inherit it
-  context ctx{out, err, host, {}};
+  context ctx{out, err, host, {}, program};
   add_run_command(app, ctx);
   add_list_command(app, ctx);
   add_clocks_command(app, ctx);
@@ -149,7 +205,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
   try {
     app.parse(argc, argv);
-    refuse_repeats_and_extras(app);
+    refuse_repeats_and_extras(app, program);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e, out, err);
   } catch (const CLI::CallForAllHelp& e) {
@@ -157,20 +213,21 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    fmt::print(err, "harness: {}\nRun 'harness --help' for the options.\n", our_words(e));
+    fmt::print(err, "{}: {}\nRun '{} --help' for the options.\n", program, our_words(e), program);
     return exit_usage;
   } catch (const usage_error& e) {
-    fmt::print(err, "harness: {}\n", e.what());
+    fmt::print(err, "{}: {}\n", program, e.what());
     return exit_usage;
   }
 
   try {
     return ctx.action ? ctx.action() : exit_ok;
   } catch (const usage_error& e) {
-    fmt::print(err, "harness: {}\n", e.what());
+    fmt::print(err, "{}: {}\n", program, e.what());
     return exit_usage;
   } catch (const std::exception& e) {
-    fmt::print(err, "harness: error: the harness itself failed, not the workload: {}\n", e.what());
+    fmt::print(err, "{}: error: the harness itself failed, not the workload: {}\n", program,
+               e.what());
     return exit_failure;
   }
 }

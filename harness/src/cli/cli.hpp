@@ -58,7 +58,18 @@ struct context {
   const machine& host;
   // Set by the subcommand that was chosen; returns the exit code. May throw harness::usage_error.
   std::function<int()> action;
+  // The program as invoked (program_name()): `harness`, or the user's own binary that links
+  // harness::main. Help, examples and messages name it.
+  std::string program = "harness";
 };
+
+// The file name of argv[0] without a Windows `.exe`; "harness" when there is none.
+std::string program_name(const char* argv0);
+
+// The examples of `--help` for `program` over its own workloads: the default selection's first
+// workload (with its default argument), a glob of its name's first word. Empty registry: the
+// generic NAME.
+std::string examples(std::string_view program, const workload_registry& registry);
 
 // Checks a --cpu value before CLI11 converts it: a CPU number, 0 or more, in our words.
 CLI::Validator cpu_number();

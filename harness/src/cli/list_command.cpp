@@ -3,10 +3,23 @@
 #include <fmt/ostream.h>
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
 #include "cli.hpp"
 #include "harness/workload.hpp"
 
 namespace harness::cli {
+namespace {
+
+std::vector<std::string> names_of(const workload_registry& registry) {
+  std::vector<std::string> names;
+  for (const workload_instance& w : registry.default_selection())
+    names.push_back(w.display_name());
+  return names;
+}
+
+}  // namespace
 
 void add_list_command(CLI::App& root, context& ctx) {
   CLI::App* list = root.add_subcommand("list", "List the registered workloads");
@@ -28,7 +41,11 @@ void add_list_command(CLI::App& root, context& ctx) {
         fmt::print(ctx.out, "{:<20} {:<26} {}{}\n", w.name(), arg, w.description(),
                    w.is_default() ? " [default]" : "");
       }
-      fmt::print(ctx.out, "\n{} workloads; run one with: harness -w NAME[/ARG]\n", all.size());
+      fmt::print(
+          ctx.out, "\n{} workloads; run one with: {} -w NAME[/ARG]{}\n", all.size(), ctx.program,
+          all.empty()
+              ? std::string()
+              : fmt::format(" (without -w: {})", fmt::join(names_of(ctx.host.workloads()), " ")));
       return exit_ok;
     };
   });

@@ -229,7 +229,7 @@ void add_run_command(CLI::App& root, context& ctx) {
   // through to them.
   auto flags = std::make_shared<run_flags>();
   add_run_options(root, *flags);
-  root.footer(kExamples);
+  root.footer(examples(ctx.program, ctx.host.workloads()));
   CLI::App* run_app =
       root.add_subcommand("run", "Run the experiment (the default when no subcommand is given)");
   run_app->fallthrough();

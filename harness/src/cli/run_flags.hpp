@@ -59,17 +59,6 @@ inline constexpr std::size_t kMaxListedSamples = 100;
 inline constexpr std::chrono::seconds kAutoMaxTime{10};
 inline constexpr std::chrono::seconds kConfirmMaxTime{2};
 
-inline constexpr const char* kExamples = R"(Examples:
-  harness                                  xor_loop: first call, 20 unprepared, 20 prepared samples
-  harness -w xor_loop/1000000 -n 50        one workload with its argument, 50 samples per phase
-  harness -w 'sort*' -n 5 --warmup 50ms    every workload whose name starts with "sort"
-  harness -o result.json                   console report on stdout, Google Benchmark JSON in a file
-  harness --line '{workload} {phase}: min {min}, median {median}'
-                                           one line per workload and phase
-  harness --cpu 1 --priority realtime      pin to CPU 1 and use SCHED_FIFO (needs root)
-  harness list                             the registered workloads
-)";
-
 // Registers every option of `run` on `app`, writing into `flags`.
 void add_run_options(CLI::App& app, run_flags& flags);
 

@@ -142,6 +142,7 @@ workload_result run_workload(const workload_instance& workload, const run_option
   check_options(options);
   workload_result result;
   result.name = workload.display_name();
+  result.build = workload.def->build();
   preparation prep(os);
   run_stage stage = run_stage::first_call;
   try {

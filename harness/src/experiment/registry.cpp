@@ -84,6 +84,11 @@ workload& workload::by_default() {
   return *this;
 }
 
+workload& workload::compiled_with(workload_build build) {
+  build_ = build;
+  return *this;
+}
+
 std::string workload_instance::display_name() const {
   return arg ? fmt::format("{}/{}", def->name(), *arg) : def->name();
 }
@@ -193,10 +198,8 @@ std::vector<workload_instance> workload_registry::default_selection() const {
   for (const workload& w : workloads_) {
     if (w.is_default()) names.push_back(w.name());
   }
-  if (names.empty()) {
-    for (const workload& w : workloads_)
-      names.push_back(w.name());
-  }
+  // None marked: the first registered, so a user's program of many workloads starts with one.
+  if (names.empty() && !workloads_.empty()) names.push_back(workloads_.front().name());
   return select(names);
 }
 

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "harness/duration.hpp"
 #include "harness/report.hpp"
@@ -88,6 +90,23 @@ std::string blocks_text(const phase_result& p) {
 }
 
 // The baseline had no warmup, but a batch calibration runs the workload before it.
+// What is wrong with the build of a workload's file, "" when nothing known is.
+std::string build_problem(const workload_build& b) {
+  std::vector<std::string> problems;
+  if (b.optimized && !*b.optimized) problems.push_back("without optimisation (no __OPTIMIZE__)");
+  if (b.assertions && *b.assertions) problems.push_back("with assertions on (no NDEBUG)");
+  return fmt::format("{}", fmt::join(problems, " and "));
+}
+
+void print_build(std::ostream& out, const workload_result& r, const console_style& style) {
+  const std::string problem = build_problem(r.build);
+  if (problem.empty()) return;
+  fmt::print(out,
+             "  {}: the file that registered it was compiled {}: its times are not those of a "
+             "release build -> configure your project with -DCMAKE_BUILD_TYPE=Release\n",
+             colored("YOUR BUILD", "33", style), problem);
+}
+
 void print_phase_header(std::ostream& out, const phase_result& p, const workload_result& r) {
   fmt::print(out, "  {}: {} samples{}{}; timer overhead {} ticks subtracted; ", to_string(p.kind),
              p.values.size(), blocks_text(p),
@@ -318,10 +337,21 @@ void print_console_report(std::ostream& out, const report_model& model,
   }
   if (report.context.doctor)
     fmt::print(out, "{}\n", doctor::format_summary(*report.context.doctor));
+  std::vector<std::string> suspects;
+  for (const workload_result& r : report.results) {
+    if (r.build.suspect()) suspects.push_back(r.name);
+  }
+  if (!suspects.empty()) {
+    fmt::print(out,
+               "{}: {} of {} workloads compiled without optimisation or with assertions on: {}\n",
+               colored("warn", "33", style), suspects.size(), report.results.size(),
+               fmt::join(suspects, ", "));
+  }
 
   for (const workload_analysis& w : model.workloads) {
     const workload_result& r = *w.result;
     fmt::print(out, "\n{}\n", r.name);
+    print_build(out, r, style);
     if (r.batch > 1) {
       fmt::print(out, "  batch: {} calls per sample ({}; samples aim at {} ticks or more)\n",
                  r.batch, r.batch_calibrated ? "calibrated before the baseline" : "--batch",

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# A user's project (tests/consumer: one file, one workload, harness::main and nothing else) built
+# the three ways the README gives, each run once:
+#   package       harness configured alone in Release, installed into a temporary prefix, then
+#                 find_package(harness 0.1 CONFIG REQUIRED)
+#   subdirectory  add_subdirectory(<harness source>)
+#   fetchcontent  FetchContent from the local source tree
+# Only the library targets are built (no tests, benchmarks or examples: they default to off in a
+# subproject and are turned off for the install). Everything lives in a temporary folder; with
+# ccache present the library's objects are compiled once and the other two ways take them from a
+# cache inside that folder (nothing is read from or left in the user's cache).
+#   consumer_test.sh SOURCE_DIR [WORK_DIR]     WORK_DIR (kept) instead of a temporary one
+set -uo pipefail
+src=$(cd "$1" && pwd)
+if [ $# -ge 2 ]; then
+  work=$2
+  mkdir -p "$work"
+else
+  work=$(mktemp -d "${TMPDIR:-/tmp}/harness-consumer.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+fi
+consumer=$src/tests/consumer
+jobs=${HARNESS_CONSUMER_JOBS:-$(nproc)}
+export HARNESS_HISTORY=off
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_DIR=$work/ccache CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$work
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+failed=0
+start=$SECONDS
+
+step() {  # step NAME COMMAND...: runs it quietly, shows its output when it fails
+  local name=$1
+  shift
+  if ! "$@" >"$work/log" 2>&1; then
+    echo "FAIL: $name: $*"
+    tail -40 "$work/log" | sed 's/^/    | /'
+    return 1
+  fi
+}
+
+# check WAY BUILD_DIR: the user's binary runs once, exits 0 and reports its own workload.
+check() {
+  local way=$1 bin=$2/my_bench
+  if ! "$bin" -n 3 --warmup 0 --no-history >"$work/$way.out" 2>"$work/$way.err"; then
+    echo "FAIL: $way: my_bench -n 3 --warmup 0 --no-history exited $?"
+    sed 's/^/    | /' "$work/$way.err" | head -20
+    failed=$((failed + 1))
+    return
+  fi
+  if ! grep -q '^consumer_sum/10000' "$work/$way.out"; then
+    echo "FAIL: $way: the report does not name consumer_sum/10000"
+    head -20 "$work/$way.out" | sed 's/^/    | /'
+    failed=$((failed + 1))
+    return
+  fi
+  # Its help names the binary and its own workload, not `harness` and the built-in ones.
+  "$bin" --help >"$work/$way.help" 2>&1
+  if ! grep -qF "my_bench -w consumer_sum/10000 -n 50" "$work/$way.help" ||
+    grep -qE "xor_loop|'sort\*'|^  harness " "$work/$way.help"; then
+    echo "FAIL: $way: my_bench --help does not name my_bench and consumer_sum"
+    grep -A3 Examples "$work/$way.help" | sed 's/^/    | /'
+    failed=$((failed + 1))
+    return
+  fi
+  # A release build draws no warning about the user's build.
+  if grep -qF "YOUR BUILD" "$work/$way.out"; then
+    echo "FAIL: $way: a Release build is reported as unoptimised or with assertions"
+    failed=$((failed + 1))
+    return
+  fi
+  echo "ok: $way ($((SECONDS - start)) s so far)"
+}
+
+# consume WAY [CMAKE ARGS...]: configure, build and run the consumer one way.
+consume() {
+  local way=$1
+  shift
+  local dir=$work/consumer-$way
+  step "$way: configure" cmake -S "$consumer" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DHARNESS_CONSUME="$way" "${launcher[@]}" "$@" || { failed=$((failed + 1)); return; }
+  step "$way: build" cmake --build "$dir" -j "$jobs" || { failed=$((failed + 1)); return; }
+  check "$way" "$dir"
+}
+
+# 1. The installed package, as the README's `cmake --install build --prefix P`.
+if step "package: configure harness" cmake -S "$src" -B "$work/harness-build" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release -DHARNESS_BUILD_TESTS=OFF -DHARNESS_BUILD_EXAMPLES=OFF \
+  -DHARNESS_BUILD_BENCHMARKS=OFF "${launcher[@]}" &&
+  step "package: build harness" cmake --build "$work/harness-build" -j "$jobs" &&
+  step "package: install" cmake --install "$work/harness-build" --prefix "$work/prefix"; then
+  consume package -DCMAKE_PREFIX_PATH="$work/prefix"
+else
+  failed=$((failed + 1))
+fi
+# The same file in a Debug build (one file to compile against the installed package): each run
+# says the workload was compiled without optimisation and with assertions on.
+dir=$work/consumer-debug
+if [ -d "$work/prefix" ] &&
+  step "debug: configure" cmake -S "$consumer" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -DHARNESS_CONSUME=package -DCMAKE_PREFIX_PATH="$work/prefix" "${launcher[@]}" &&
+  step "debug: build" cmake --build "$dir" -j "$jobs"; then
+  "$dir/my_bench" -n 3 --warmup 0 --no-history -o "$work/debug.json" >"$work/debug.out" 2>&1
+  if grep -qF "YOUR BUILD: the file that registered it was compiled without optimisation" \
+    "$work/debug.out" && grep -qF "with assertions on (no NDEBUG)" "$work/debug.out" &&
+    python3 -c 'import json, sys
+b = json.load(open(sys.argv[1]))["harness"]["workloads"][0]["build"]
+assert b == {"optimized": False, "assertions": True}, b' "$work/debug.json"; then
+    echo "ok: debug build reported ($((SECONDS - start)) s so far)"
+  else
+    echo "FAIL: debug: the Debug build of the workload is not reported"
+    grep -n "consumer_sum" -A2 "$work/debug.out" | head -10 | sed 's/^/    | /'
+    failed=$((failed + 1))
+  fi
+else
+  failed=$((failed + 1))
+fi
+
+# 2. add_subdirectory, and 3. FetchContent, both from the source tree.
+consume subdirectory -DHARNESS_SOURCE_DIR="$src"
+consume fetchcontent -DHARNESS_SOURCE_DIR="$src"
+
+echo "consumer: 3 ways and a Debug build, $failed failed, $((SECONDS - start)) s"
+[ "$failed" -eq 0 ]
