@@ -36,7 +36,7 @@ constexpr std::array<named_token, 9> kLineNamed{{
     {"workload", 0, human_style::plain},
     {"phase", 1, human_style::plain},
     {"runs", 2, human_style::grouped},
-    {"time", 3, human_style::fixed2},
+    {"time", 3, human_style::two_decimals},
     {"frequency", 4, human_style::grouped},
     {"min", 5, human_style::duration},
     {"max", 6, human_style::duration},

@@ -112,6 +112,12 @@ bad workload-glob-below-min "takes an integer of 0 or more, not -1" -- -w 'memcp
 bad workload-arg-word "--workload: invalid argument 'abc' in 'sort_ints/abc'" -- -w sort_ints/abc
 bad workload-arg-huge "invalid argument '99999999999999999999'" -- -w xor_loop/99999999999999999999
 bad workload-no-arg "'empty' takes no argument, but 'empty/5' gives it 5" -- -w empty/5
+bad workload-list-below-min "sort_ints takes an integer of 0 or more, not -1" -- \
+  -w 'sort_ints/10,-1,20'
+bad workload-range-empty "invalid range '100..10:x2' in 'xor_loop/100..10:x2': 100..10 is empty" \
+  -- -w 'xor_loop/100..10:x2'
+bad workload-range-no-step "expected LO..HI:xFACTOR" -- -w 'xor_loop/1..100'
+bad workload-range-huge "expands to more than 1000 arguments" -- -w 'xor_loop/0..5000:+1'
 
 # --- reports --------------------------------------------------------------------------------------
 bad format "--format: invalid value 'xml'" -- --format xml

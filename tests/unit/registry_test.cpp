@@ -229,6 +229,55 @@ TEST(Registration, ANegativeIterationCountFailsTheCall) {
   EXPECT_EQ(unsigned_count.run(0, 2), 14u);
 }
 
+// -w NAME/LIST and -w NAME/LO..HI:xF or :+S: each argument its own instance, each checked.
+TEST_F(RegistryTest, ArgumentListsAndRanges) {
+  const auto args_of = [this](const std::string& pattern) {
+    std::vector<std::int64_t> args;
+    for (const workload_instance& i : reg.select({pattern}))
+      args.push_back(*i.arg);
+    return args;
+  };
+  EXPECT_EQ(args_of("xor_loop/1000,10000,100000"),
+            (std::vector<std::int64_t>{1000, 10000, 100000}));
+  EXPECT_EQ(args_of("xor_loop/1000..1000000:x10"),
+            (std::vector<std::int64_t>{1000, 10000, 100000, 1000000}));
+  // Google Benchmark's Range: the steps below HI, then HI.
+  EXPECT_EQ(args_of("xor_loop/8..100:x8"), (std::vector<std::int64_t>{8, 64, 100}));
+  EXPECT_EQ(args_of("xor_loop/0..64:+16"), (std::vector<std::int64_t>{0, 16, 32, 48, 64}));
+  EXPECT_EQ(args_of("xor_loop/5..5:x2"), (std::vector<std::int64_t>{5}));
+  EXPECT_EQ(reg.select({"xor_loop/1,2"})[1].display_name(), "xor_loop/2");
+  // No overflow near the top of the range.
+  EXPECT_EQ(args_of("xor_loop/4611686018427387904..9223372036854775807:x2").size(), 2u);
+  EXPECT_THAT(usage_message(reg, {"xor_loop/1,,2"}), HasSubstr("invalid argument '' in"));
+  EXPECT_THAT(usage_message(reg, {"xor_loop/10..1:x2"}), HasSubstr("10..1 is empty"));
+  EXPECT_THAT(usage_message(reg, {"xor_loop/1..100:x1"}),
+              HasSubstr("the factor must be 2 or more"));
+  EXPECT_THAT(usage_message(reg, {"xor_loop/0..100:x2"}), HasSubstr("starts above 0"));
+  EXPECT_THAT(usage_message(reg, {"xor_loop/1..100"}), HasSubstr("expected LO..HI:xFACTOR"));
+  EXPECT_THAT(usage_message(reg, {"xor_loop/0..1000000:+1"}),
+              HasSubstr("expands to more than 1000 arguments"));
+  EXPECT_THAT(usage_message(reg, {"empty/1,2"}), HasSubstr("'empty' takes no argument"));
+}
+
+// A sweep declared at registration runs when the workload is selected without an argument.
+TEST(Registration, ADefaultSweepRunsWithoutAnArgument) {
+  workload_registry reg;
+  reg.add(make("map_lookup", [](std::int64_t n) { return n; })).range(1000, 1000000, 10);
+  reg.add(make("listed", [](std::int64_t n) { return n; })).args({3, 5}).min_arg(1);
+  std::vector<std::string> names;
+  for (const workload_instance& i : reg.select({"map_lookup", "listed"}))
+    names.push_back(i.display_name());
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"map_lookup/1000", "map_lookup/10000", "map_lookup/100000",
+                                      "map_lookup/1000000", "listed/3", "listed/5"}));
+  EXPECT_EQ(reg.select({"map_lookup/7"}).size(), 1u);  // an argument given replaces the sweep
+  auto w = make("w", [](std::int64_t n) { return n; });
+  w.min_arg(1);
+  EXPECT_THROW(w.args({0, 1}), std::invalid_argument);  // 0 is below the minimum
+  EXPECT_THROW(w.range(1, 100, 1), std::invalid_argument);
+  EXPECT_THROW(w.args({}), std::invalid_argument);
+}
+
 TEST(Registration, MacroRegistersInGlobalRegistry) {
   // The built-in workloads are linked into this test binary.
   const workload* w = global_registry().find("xor_loop");

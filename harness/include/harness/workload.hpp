@@ -60,6 +60,11 @@ class workload {
   // The arguments it accepts: from `lowest` / up to `highest`, both included.
   workload& min_arg(std::int64_t lowest);
   workload& max_arg(std::int64_t highest);
+  // The arguments it runs with when selected without one (-w NAME, or by default): each is its
+  // own result, NAME/ARG. `args` lists them; `range` sweeps lo, lo*factor, lo*factor^2, ... and
+  // hi (Google Benchmark's Range/RangeMultiplier). Either replaces default_arg().
+  workload& args(std::vector<std::int64_t> list);
+  workload& range(std::int64_t lo, std::int64_t hi, std::int64_t factor = 8);
   // Runs when `harness` is given no --workload. When no workload is marked, the first registered
   // runs.
   workload& by_default();
@@ -71,6 +76,8 @@ class workload {
   bool takes_arg() const noexcept { return takes_arg_; }
   bool returns_count() const noexcept { return returns_count_; }
   std::optional<std::int64_t> default_arg() const noexcept { return default_arg_; }
+  // The default sweep (args() or range()); empty when there is none.
+  const std::vector<std::int64_t>& default_args() const noexcept { return default_args_; }
   std::optional<std::int64_t> min_arg() const noexcept { return min_arg_; }
   std::optional<std::int64_t> max_arg() const noexcept { return max_arg_; }
   // Whether `arg` lies within min_arg() and max_arg().
@@ -88,6 +95,7 @@ class workload {
   bool takes_arg_;
   bool returns_count_;
   std::optional<std::int64_t> default_arg_;
+  std::vector<std::int64_t> default_args_;
   std::optional<std::int64_t> min_arg_;
   std::optional<std::int64_t> max_arg_;
   bool is_default_ = false;
@@ -106,6 +114,15 @@ struct workload_instance {
   std::uint64_t run(std::uint64_t reps) const { return def->run(arg.value_or(0), reps); }
 };
 
+// The most arguments one -w pattern (or one registered sweep) may expand to.
+inline constexpr std::size_t kMaxArguments = 1000;
+
+// Expands `LO..HI:xF` / `LO..HI:+S`: LO, then each step below HI, then HI. Throws
+// std::invalid_argument for a range that is empty (HI < LO), a factor under 2 or a step under 1,
+// or more than kMaxArguments values.
+std::vector<std::int64_t> expand_range(std::int64_t lo, std::int64_t hi, std::int64_t factor,
+                                       bool geometric);
+
 class workload_registry {
  public:
   // Adds a workload. Throws std::invalid_argument for a name that is empty or holds a character
@@ -115,10 +132,13 @@ class workload_registry {
   // All workloads in registration order.
   const std::deque<workload>& all() const noexcept { return workloads_; }
 
-  // Resolves command-line selections: each is `GLOB` or `GLOB/ARG`, GLOB matched against names
-  // with * and ?. Throws usage_error for a pattern that matches nothing, a malformed ARG, an ARG on
-  // a workload that takes none, an ARG outside what the workload accepts, or a workload that needs
-  // an ARG and has no default.
+  // Resolves command-line selections: each is `GLOB` or `GLOB/ARGS`, GLOB matched against names
+  // with * and ?, ARGS one integer, a list `1000,10000,100000`, a geometric range `LO..HI:xF`
+  // (LO, LO*F, ... below HI, then HI) or an arithmetic one `LO..HI:+S` (LO, LO+S, ... up to HI);
+  // each argument is its own instance. At most kMaxArguments arguments per pattern. Throws
+  // usage_error for a pattern that matches nothing, a malformed ARG, an ARG on a workload that
+  // takes none, an ARG outside what the workload accepts, or a workload that needs an ARG and has
+  // no default.
   std::vector<workload_instance> select(const std::vector<std::string>& patterns) const;
   // What runs when no pattern is given: the workloads marked by_default(), or else the first one
   // registered (none when none is).

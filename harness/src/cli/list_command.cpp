@@ -1,6 +1,7 @@
 // `harness list`: the registered workloads, their arguments and descriptions.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 
 #include <string>
@@ -35,8 +36,16 @@ void add_list_command(CLI::App& root, context& ctx) {
                                     : w.min_arg() ? fmt::format(">= {}", *w.min_arg())
                                     : w.max_arg() ? fmt::format("<= {}", *w.max_arg())
                                                   : std::string("integer");
-          arg = w.default_arg() ? fmt::format("{} ({})", range, *w.default_arg())
-                                : fmt::format("{} (required)", range);
+          const auto& sweep = w.default_args();
+          if (!sweep.empty()) {
+            // The sweep it runs without an argument: "1000,8000,...,1000000 (5)".
+            arg = sweep.size() <= 3 ? fmt::format("{} ({})", range, fmt::join(sweep, ","))
+                                    : fmt::format("{} ({},{},...,{}: {})", range, sweep[0],
+                                                  sweep[1], sweep.back(), sweep.size());
+          } else {
+            arg = w.default_arg() ? fmt::format("{} ({})", range, *w.default_arg())
+                                  : fmt::format("{} (required)", range);
+          }
         }
         fmt::print(ctx.out, "{:<20} {:<26} {}{}\n", w.name(), arg, w.description(),
                    w.is_default() ? " [default]" : "");

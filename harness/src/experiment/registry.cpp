@@ -30,6 +30,30 @@ workload& workload::default_arg(std::int64_t arg) {
   return *this;
 }
 
+workload& workload::args(std::vector<std::int64_t> list) {
+  if (!takes_arg_) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}' takes no argument but was given args()", name_));
+  }
+  if (list.empty() || list.size() > kMaxArguments) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}': args() takes 1 to {} arguments, not {}", name_,
+                    kMaxArguments, list.size()));
+  }
+  default_args_ = std::move(list);
+  check_default_in_range();
+  return *this;
+}
+
+workload& workload::range(std::int64_t lo, std::int64_t hi, std::int64_t factor) {
+  try {
+    return args(expand_range(lo, hi, factor, true));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}': range(): {}", name_, e.what()));
+  }
+}
+
 workload& workload::min_arg(std::int64_t lowest) {
   if (!takes_arg_) {
     throw std::invalid_argument(
@@ -77,6 +101,47 @@ void workload::check_default_in_range() const {
         fmt::format("harness: workload '{}': its default argument {} is not {} as declared", name_,
                     *default_arg_, accepted_args()));
   }
+  for (const std::int64_t arg : default_args_) {
+    if (!accepts(arg)) {
+      throw std::invalid_argument(
+          fmt::format("harness: workload '{}': its default sweep holds {}, which is not {} as "
+                      "declared",
+                      name_, arg, accepted_args()));
+    }
+  }
+}
+
+std::vector<std::int64_t> expand_range(std::int64_t lo, std::int64_t hi, std::int64_t factor,
+                                       bool geometric) {
+  if (hi < lo) {
+    throw std::invalid_argument(fmt::format("{}..{} is empty: {} is below {}", lo, hi, hi, lo));
+  }
+  if (geometric && factor < 2) {
+    throw std::invalid_argument(fmt::format("the factor must be 2 or more, not {}", factor));
+  }
+  if (geometric && lo <= 0) {
+    throw std::invalid_argument(
+        fmt::format("a geometric range starts above 0, not at {} (use :+STEP from there)", lo));
+  }
+  if (!geometric && factor < 1) {
+    throw std::invalid_argument(fmt::format("the step must be 1 or more, not {}", factor));
+  }
+  std::vector<std::int64_t> values;
+  std::int64_t v = lo;
+  while (v < hi && values.size() <= kMaxArguments) {
+    values.push_back(v);
+    // Stop before overflowing: the next value would pass hi anyway.
+    if (geometric ? v > hi / factor : v > hi - factor) break;
+    v = geometric ? v * factor : v + factor;
+  }
+  values.push_back(hi);
+  if (values.size() > kMaxArguments) {
+    throw std::invalid_argument(
+        fmt::format("{}..{} expands to more than {} arguments; take a "
+                    "larger {}",
+                    lo, hi, kMaxArguments, geometric ? "factor" : "step"));
+  }
+  return values;
 }
 
 workload& workload::by_default() {
@@ -145,10 +210,49 @@ std::int64_t parse_arg(std::string_view pattern, std::string_view text) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
     throw usage_error(fmt::format(
-        "--workload: invalid argument '{}' in '{}': expected an integer, as in xor_loop/1000000",
+        "--workload: invalid argument '{}' in '{}': expected an integer, as in xor_loop/1000000, "
+        "a list as in xor_loop/1000,10000, or a range as in xor_loop/1000..1000000:x10",
         text, pattern));
   }
   return value;
+}
+
+// ARGS of GLOB/ARGS: one integer, a list, or a range (workload.hpp).
+std::vector<std::int64_t> parse_args(std::string_view pattern, std::string_view text) {
+  if (const auto dots = text.find(".."); dots != std::string_view::npos) {
+    const auto colon = text.find(':', dots);
+    if (colon == std::string_view::npos || colon + 1 >= text.size() ||
+        (text[colon + 1] != 'x' && text[colon + 1] != '+')) {
+      throw usage_error(fmt::format(
+          "--workload: invalid range '{}' in '{}': expected LO..HI:xFACTOR (geometric, as in "
+          "1000..1000000:x10) or LO..HI:+STEP (as in 0..64:+16)",
+          text, pattern));
+    }
+    const std::int64_t lo = parse_arg(pattern, text.substr(0, dots));
+    const std::int64_t hi = parse_arg(pattern, text.substr(dots + 2, colon - dots - 2));
+    const std::int64_t step = parse_arg(pattern, text.substr(colon + 2));
+    try {
+      return expand_range(lo, hi, step, text[colon + 1] == 'x');
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(
+          fmt::format("--workload: invalid range '{}' in '{}': {}", text, pattern, e.what()));
+    }
+  }
+  std::vector<std::int64_t> values;
+  std::size_t begin = 0;
+  while (true) {
+    const auto comma = text.find(',', begin);
+    values.push_back(parse_arg(
+        pattern, text.substr(begin, comma == std::string_view::npos ? std::string_view::npos
+                                                                    : comma - begin)));
+    if (comma == std::string_view::npos) break;
+    begin = comma + 1;
+    if (values.size() >= kMaxArguments) {
+      throw usage_error(
+          fmt::format("--workload: '{}' lists more than {} arguments", pattern, kMaxArguments));
+    }
+  }
+  return values;
 }
 
 }  // namespace
@@ -160,30 +264,41 @@ std::vector<workload_instance> workload_registry::select(
     const auto slash = pattern.rfind('/');
     const std::string_view glob =
         std::string_view(pattern).substr(0, slash == std::string::npos ? pattern.size() : slash);
-    std::optional<std::int64_t> arg;
+    std::vector<std::int64_t> args;
     if (slash != std::string::npos)
-      arg = parse_arg(pattern, std::string_view(pattern).substr(slash + 1));
+      args = parse_args(pattern, std::string_view(pattern).substr(slash + 1));
 
     bool matched = false;
     for (const workload& w : workloads_) {
       if (!glob_match(glob, w.name())) continue;
       matched = true;
-      if (arg && !w.takes_arg()) {
+      if (!args.empty() && !w.takes_arg()) {
         throw usage_error(
             fmt::format("--workload: '{}' takes no argument, but '{}' gives it {}; use '{}' alone",
-                        w.name(), pattern, *arg, w.name()));
+                        w.name(), pattern, pattern.substr(slash + 1), w.name()));
       }
-      if (arg && !w.accepts(*arg)) {
-        throw usage_error(fmt::format("--workload: '{}': {} takes {}, not {}", pattern, w.name(),
-                                      w.accepted_args(), *arg));
+      for (const std::int64_t arg : args) {
+        if (!w.accepts(arg)) {
+          throw usage_error(fmt::format("--workload: '{}': {} takes {}, not {}", pattern, w.name(),
+                                        w.accepted_args(), arg));
+        }
       }
-      workload_instance instance{&w, arg ? arg : w.default_arg()};
-      if (w.takes_arg() && !instance.arg) {
+      if (args.empty() && !w.default_args().empty()) {
+        for (const std::int64_t arg : w.default_args())
+          selected.push_back({&w, arg});
+        continue;
+      }
+      if (w.takes_arg() && args.empty() && !w.default_arg()) {
         throw usage_error(fmt::format(
             "--workload: '{}' needs an integer argument and has no default; give it as {}/ARG",
             w.name(), w.name()));
       }
-      selected.push_back(instance);
+      if (args.empty()) {
+        selected.push_back({&w, w.default_arg()});
+      } else {
+        for (const std::int64_t arg : args)
+          selected.push_back({&w, arg});
+      }
     }
     if (!matched) {
       throw usage_error(fmt::format("--workload: '{}' matches no workload; known workloads: {}",
