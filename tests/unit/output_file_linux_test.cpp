@@ -29,6 +29,7 @@
 #include "harness/platform.hpp"
 #include "output_file.hpp"
 #include "platform/files.hpp"
+#include "scratch.hpp"
 
 namespace harness {
 namespace {
@@ -38,13 +39,6 @@ namespace fs = std::filesystem;
 
 class OutputFileLinux : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("harness-output-linux-test-{}-{}", platform::process_id(),
-                       std::chrono::steady_clock::now().time_since_epoch().count());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   static std::size_t entries(const fs::path& dir) {
     return static_cast<std::size_t>(
         std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
@@ -75,7 +69,8 @@ class OutputFileLinux : public ::testing::Test {
     ADD_FAILURE() << "no output_error";
     return {};
   }
-  fs::path dir_;
+  testing::scratch_folder scratch_{"output-linux"};
+  const fs::path dir_ = scratch_.path();
 };
 
 TEST_F(OutputFileLinux, AReplacedFileKeepsItsMode) {

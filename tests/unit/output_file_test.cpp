@@ -16,6 +16,7 @@
 
 #include "harness/platform.hpp"
 #include "output_file.hpp"
+#include "scratch.hpp"
 
 namespace harness {
 namespace {
@@ -24,22 +25,9 @@ using ::testing::HasSubstr;
 
 class OutputFile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           fmt::format("harness-output-test-{}-{}", platform::process_id(),
-                       std::chrono::steady_clock::now().time_since_epoch().count());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::size_t entries() const {
-    return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir_),
-                                                  std::filesystem::directory_iterator()));
-  }
+  std::size_t entries() const { return scratch_.entries(); }
   static std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return testing::read_text(path);
   }
   // The message of the output_error `write` throws; fails the test when it throws none.
   template <class Write>
@@ -52,7 +40,8 @@ class OutputFile : public ::testing::Test {
     ADD_FAILURE() << "no output_error";
     return {};
   }
-  std::filesystem::path dir_;
+  testing::scratch_folder scratch_{"output"};
+  const std::filesystem::path dir_ = scratch_.path();
 };
 
 TEST_F(OutputFile, WritesANewFileWhole) {

@@ -15,30 +15,19 @@
 
 #include "harness/platform.hpp"
 #include "platform/files.hpp"
+#include "scratch.hpp"
 
 namespace harness::platform {
 namespace {
 
 class PlatformFiles : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           fmt::format("harness-platform-test-{}-{}", process_id(),
-                       std::chrono::steady_clock::now().time_since_epoch().count());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::size_t entries() const {
-    return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir_),
-                                                  std::filesystem::directory_iterator()));
-  }
+  std::size_t entries() const { return scratch_.entries(); }
   static std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return testing::read_text(path);
   }
-  std::filesystem::path dir_;
+  testing::scratch_folder scratch_{"platform"};
+  const std::filesystem::path dir_ = scratch_.path();
 };
 
 TEST(PlatformProcess, IdIsPositiveAndStable) {
