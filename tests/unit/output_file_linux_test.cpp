@@ -61,13 +61,7 @@ class OutputFileLinux : public ::testing::Test {
   }
   template <class Write>
   static std::string refusal(Write&& write) {
-    try {
-      write();
-    } catch (const output_error& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "no output_error";
-    return {};
+    return testing::message_of<output_error>(write);
   }
   testing::scratch_folder scratch_{"output-linux"};
   const fs::path dir_ = scratch_.path();

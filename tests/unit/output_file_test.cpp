@@ -32,13 +32,7 @@ class OutputFile : public ::testing::Test {
   // The message of the output_error `write` throws; fails the test when it throws none.
   template <class Write>
   static std::string refusal(Write&& write) {
-    try {
-      write();
-    } catch (const output_error& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "no output_error";
-    return {};
+    return testing::message_of<output_error>(write);
   }
   testing::scratch_folder scratch_{"output"};
   const std::filesystem::path dir_ = scratch_.path();

@@ -23,24 +23,41 @@ clock_facts one_tick_clock() {
   return facts;
 }
 
+// A workload's baseline and prepared phase, analysed on a one-tick clock as analyze_run() would,
+// and what preparation changed. It owns what its analysis points into: made in place, never
+// copied.
+struct compared_phases {
+  compared_phases(std::string name, std::vector<double> base, std::vector<double> prep)
+      : baseline(phase_of(phase_kind::baseline, std::move(base))),
+        prepared(phase_of(phase_kind::prepared, std::move(prep))) {
+    result.name = std::move(name);
+    analysis.result = &result;
+    analysis.phases = {analyze(baseline, clock), analyze(prepared, clock)};
+    analysis.change =
+        compare_preparation(analysis.phases[0], analysis.phases[1], clock, floor_settings{});
+  }
+  compared_phases(const compared_phases&) = delete;
+  compared_phases& operator=(const compared_phases&) = delete;
+
+  const clock_facts clock = one_tick_clock();
+  const phase_result baseline;
+  const phase_result prepared;
+  workload_result result;
+  workload_analysis analysis;
+};
+
 // What `-w 'sort*' -n 5` showed: the floor and the median fell 8%, but one slow prepared sample
 // made max - min wider, and the old sentence said "4.32x wider". The floor, the median and the
 // p90's distance from the floor say what changed; the max does not take part.
 TEST(ComparePreparation, TheFloorAndMedianFellAndNoOutlierSaysOtherwise) {
-  const phase_result base = phase_of(phase_kind::baseline, {1090, 1100, 1085, 1095, 1087});
-  const phase_result prep = phase_of(phase_kind::prepared, {1000, 1002, 1001, 1000, 4000});
-  const clock_facts clock = one_tick_clock();
-  workload_result r;
-  r.name = "sort_ints/10000";
-  workload_analysis w;
-  w.result = &r;
-  w.phases = {analyze(base, clock), analyze(prep, clock)};
-  w.change = compare_preparation(w.phases[0], w.phases[1], clock, floor_settings{});
-  ASSERT_TRUE(w.change);
-  EXPECT_NEAR(w.change->floor_change(), 1000.0 / 1085 - 1, 1e-12);
-  EXPECT_TRUE(w.change->floor_changed());
-  EXPECT_TRUE(w.change->median_changed());
-  const std::string text = report_detail::spread_sentence(w, 1.3);
+  const compared_phases c("sort_ints/10000", {1090, 1100, 1085, 1095, 1087},
+                          {1000, 1002, 1001, 1000, 4000});
+  const auto& change = c.analysis.change;
+  ASSERT_TRUE(change);
+  EXPECT_NEAR(change->floor_change(), 1000.0 / 1085 - 1, 1e-12);
+  EXPECT_TRUE(change->floor_changed());
+  EXPECT_TRUE(change->median_changed());
+  const std::string text = report_detail::preparation_sentence(c.analysis, 1.3);
   EXPECT_EQ(text.find("wider"), std::string::npos) << text;
   // Five samples: too few for a p90 that is not mostly the largest sample, so no tail is named.
   EXPECT_EQ(text, "sort_ints/10000: prepared: floor 7.8% lower (not confirmed), median 8.2% lower");
@@ -48,27 +65,18 @@ TEST(ComparePreparation, TheFloorAndMedianFellAndNoOutlierSaysOtherwise) {
 
 TEST(ComparePreparation, NothingMeasurableIsSaidSo) {
   const std::vector<double> same = {1000, 1001, 1000, 1002, 1000, 1001, 1000, 1003, 1000, 1001};
-  const phase_result base = phase_of(phase_kind::baseline, same);
-  const phase_result prep = phase_of(phase_kind::prepared, same);
-  const clock_facts clock = one_tick_clock();
-  workload_result r;
-  r.name = "w";
-  workload_analysis w;
-  w.result = &r;
-  w.phases = {analyze(base, clock), analyze(prep, clock)};
-  w.change = compare_preparation(w.phases[0], w.phases[1], clock, floor_settings{});
-  ASSERT_TRUE(w.change);
-  EXPECT_FALSE(w.change->floor_changed() || w.change->median_changed() || w.change->tail_changed());
-  EXPECT_EQ(report_detail::spread_sentence(w, 1.3),
+  const compared_phases c("w", same, same);
+  const auto& change = c.analysis.change;
+  ASSERT_TRUE(change);
+  EXPECT_FALSE(change->floor_changed() || change->median_changed() || change->tail_changed());
+  EXPECT_EQ(report_detail::preparation_sentence(c.analysis, 1.3),
             "w: preparation changed nothing measurable: floor and median within 0.20% of the "
             "baseline's, p90 0.2% above the floor as in the baseline (0.2%)");
 }
 
 TEST(ComparePreparation, UndefinedWhenAMinimumIsNotAboveZero) {
-  const clock_facts clock = one_tick_clock();
-  const phase_analysis base = analyze(phase_of(phase_kind::baseline, {0, 3, 4}), clock);
-  const phase_analysis prep = analyze(phase_of(phase_kind::prepared, {2, 3, 4}), clock);
-  EXPECT_FALSE(compare_preparation(base, prep, clock, floor_settings{}).has_value());
+  const compared_phases c("w", {0, 3, 4}, {2, 3, 4});
+  EXPECT_FALSE(c.analysis.change.has_value());
 }
 
 TEST(CompareHostSpeed, RatioOfTheSlowerPhaseAndWhichOneItWas) {

@@ -1,8 +1,10 @@
-// A folder of the test's own for tests that touch files, and what they read back from it. Every
+// A folder of the test's own for tests that touch files, what they read back from it, and the
+// message of what a call refused. Every
 // file test aims at such a folder only: never at a system path or a real device node.
 #pragma once
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
@@ -52,6 +54,18 @@ inline std::string read_text(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// The message of the `Error` that `call` throws; fails the test when it throws none.
+template <class Error, class Call>
+std::string message_of(Call&& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "nothing was thrown";
+  return {};
 }
 
 }  // namespace harness::testing

@@ -179,7 +179,8 @@ workload::invoker make_invoker(F fn) {
   return [fn = std::move(fn)](std::int64_t arg, std::uint64_t reps) mutable -> std::uint64_t {
     using R = result_of<F>;
     std::uint64_t count = 0;
-    [[maybe_unused]] bool negative = false;
+    // The OR of every count: its sign bit is set when any count was negative.
+    [[maybe_unused]] std::uint64_t sign = 0;
     for (std::uint64_t i = 0; i < reps; ++i) {
       // The argument goes through DoNotOptimize on every call: the compiler must assume it changed,
       // so a pure workload cannot be hoisted out of this loop.
@@ -202,12 +203,12 @@ workload::invoker make_invoker(F fn) {
         benchmark::DoNotOptimize(r);
         if constexpr (is_count<R>) {
           count += static_cast<std::uint64_t>(r);
-          if constexpr (std::is_signed_v<R>) negative |= r < 0;
+          if constexpr (std::is_signed_v<R>) sign |= static_cast<std::uint64_t>(r);
         }
       }
     }
-    // Checked once after the calls, so the timed loop gains no branch.
-    if (negative) throw negative_count_error();
+    // Checked once after the calls, so the timed loop gains one OR per call and no branch.
+    if (sign >> 63 != 0) throw negative_count_error();
     return count;
   };
 }

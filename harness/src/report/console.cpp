@@ -245,7 +245,7 @@ void print_summary(std::ostream& out, const report_model& model, const console_s
     fmt::print(out, "{}\n", line);
   for (const workload_analysis& w : model.workloads) {
     const std::string sentence =
-        report_detail::spread_sentence(w, model.run->options.tuning.host_slowdown_factor);
+        report_detail::preparation_sentence(w, model.run->options.tuning.host_slowdown_factor);
     if (!sentence.empty()) fmt::print(out, "  {}\n", sentence);
   }
 }

@@ -30,7 +30,7 @@ void write_markdown_report(std::ostream& out, const report_model& model) {
   bool any = false;
   for (const workload_analysis& w : model.workloads) {
     const std::string sentence =
-        report_detail::spread_sentence(w, report.options.tuning.host_slowdown_factor);
+        report_detail::preparation_sentence(w, report.options.tuning.host_slowdown_factor);
     if (!sentence.empty()) {
       fmt::print(out, "{}- {}\n", any ? "" : "\n", markdown_escape(sentence));
       any = true;

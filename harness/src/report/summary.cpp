@@ -42,7 +42,7 @@ std::string time_text(double seconds, bool unicode) {
   return fmt::format("{:.3f} ns", seconds * 1e9);
 }
 
-std::string spread_sentence(const workload_analysis& w, double slowdown_factor) {
+std::string preparation_sentence(const workload_analysis& w, double slowdown_factor) {
   if (w.find(phase_kind::baseline) == nullptr || w.find(phase_kind::prepared) == nullptr) return {};
   const std::string& name = w.result->name;
   std::string text;

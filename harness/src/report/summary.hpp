@@ -46,7 +46,7 @@ summary_table summary_of(const report_model& model, bool unicode);
 // median 8.2% lower, p90 0.4% above the floor instead of 12.0%", or "... changed nothing
 // measurable ...", with a warning when one whole phase ran the reference loop slower; empty
 // unless both phases ran.
-std::string spread_sentence(const workload_analysis& w, double slowdown_factor);
+std::string preparation_sentence(const workload_analysis& w, double slowdown_factor);
 
 // Ticks per call: whole ticks for single calls, two decimals when batched (a fraction of a tick
 // per call is measured: the sample's ticks divided by the batch).
