@@ -237,6 +237,11 @@ struct workload_result {
   std::optional<phase_result> baseline;
   std::optional<phase_result> prepared;
   std::uint64_t iterations_per_call = 0;  // what the workload reported; 0: it reports none
+  // What one call processes, as the workload declares it for its argument (workload.hpp's
+  // items_per_call / bytes_per_call); nullopt: not declared. Reports turn them into items/s and
+  // bytes/s (Google Benchmark's items_per_second / bytes_per_second).
+  std::optional<double> items_per_call;
+  std::optional<double> bytes_per_call;
   std::uint64_t batch = 1;                // calls per sample in baseline and prepared
   bool batch_calibrated = false;          // batch was found by timing, not given by --batch
   std::uint64_t min_sample_ticks = 0;     // the sample length batching aims for
