@@ -111,6 +111,12 @@ json blocks_json(const phase_result& p) {
   return blocks;
 }
 
+// {"at_min": ..., "at_median": ...}, or null.
+json rate_json(const std::optional<at_min_median>& v) {
+  if (!v) return nullptr;
+  return {{"at_min", v->at_min}, {"at_median", v->at_median}};
+}
+
 json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_factor) {
   json j = {
       {"phase", phase_id(p.kind)},
@@ -131,7 +137,10 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
       {"min_ticks", optional_number(a.all.min)},
       {"median_ticks", optional_number(a.all.median)},
       {"max_ticks", optional_number(a.all.max)},
-      {"spread_percent", optional_number(a.all.spread_percent)}};
+      {"spread_percent", optional_number(a.all.spread_percent)},
+      {"seconds_per_iteration", rate_json(a.rates.seconds_per_iteration)},
+      {"items_per_second", rate_json(a.rates.items_per_second)},
+      {"bytes_per_second", rate_json(a.rates.bytes_per_second)}};
   if (a.verdict) {
     j["verdict"] = stats::id_of(a.verdict->level);
     j["verdict_reason"] = a.verdict->reason;
@@ -165,6 +174,27 @@ json options_json(const run_options& o) {
           {"batch", o.batch ? json(*o.batch) : json(nullptr)}};
 }
 
+// The setup a workload declared: "per_argument", "per_call", or null.
+json setup_id(workload::setup_kind setup) {
+  switch (setup) {
+    case workload::setup_kind::per_argument:
+      return "per_argument";
+    case workload::setup_kind::per_call:
+      return "per_call";
+    case workload::setup_kind::none:
+      break;
+  }
+  return nullptr;
+}
+
+// Google Benchmark's counters of a row whose real_time is `ns` per call: items_per_second and
+// bytes_per_second, as its SetItemsProcessed/SetBytesProcessed give them, when declared.
+void add_rates(json& row, const workload_result& r, double ns) {
+  if (!(ns > 0)) return;
+  if (r.items_per_call) row["items_per_second"] = *r.items_per_call / (ns * 1e-9);
+  if (r.bytes_per_call) row["bytes_per_second"] = *r.bytes_per_call / (ns * 1e-9);
+}
+
 // Where and how the workload failed; null when it did not.
 json failure_json(const workload_result& r) {
   if (!r.failed()) return nullptr;
@@ -175,6 +205,7 @@ json failure_json(const workload_result& r) {
           {"block", or_null(f.block)},
           {"calls_per_sample", f.calls_per_sample},
           {"threw", f.threw},
+          {"making_input", f.making_input},
           {"message", f.message},
           {"where", f.where()}};
 }
@@ -190,6 +221,11 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
           {"batch_calibrated", r.batch_calibrated},
           {"min_sample_ticks", r.min_sample_ticks},
           {"iterations_per_call", r.iterations_per_call},
+          {"items_per_call", optional_number(r.items_per_call)},
+          {"bytes_per_call", optional_number(r.bytes_per_call)},
+          {"setup", setup_id(r.setup)},
+          {"setup_seconds",
+           r.setup == workload::setup_kind::per_argument ? json(r.setup_seconds) : json(nullptr)},
           {"build",
            {{"optimized", r.build.optimized ? json(*r.build.optimized) : json(nullptr)},
             {"assertions", r.build.assertions ? json(*r.build.assertions) : json(nullptr)}}},
@@ -234,6 +270,7 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
     row["real_time"] = ns;
     row["cpu_time"] = ns;
     row["time_unit"] = "ns";
+    add_rates(row, r, ns);
     row["phase"] = phase_id(p.kind);
     row["ticks"] = p.values[i];
     row["raw_ticks"] = p.raw(i);
@@ -267,6 +304,10 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
     row["real_time"] = figure;
     row["cpu_time"] = figure;
     row["time_unit"] = "ns";
+    // Google Benchmark's mean and stddev rows average the repetitions' rates, which the rate at
+    // the mean time is not: only min, median and max carry one, the rate at that time.
+    if (is_time && std::string_view(aggregate) != "mean" && std::string_view(aggregate) != "stddev")
+      add_rates(row, r, figure);
     row["phase"] = phase_id(p.kind);
     if (is_time) row["ticks"] = *value;
     rows.push_back(std::move(row));

@@ -20,8 +20,8 @@ void write_markdown_report(std::ostream& out, const report_model& model) {
   fmt::print(out,
              "Ticks of `{}` per call ({:.4g} ns a tick), timer overhead subtracted; spread = max "
              "- min, in % of min; disturbed = samples during host slow-downs or context "
-             "switches.",
-             clock.name(), 1e9 / clock.ticks_per_second());
+             "switches{}.",
+             clock.name(), 1e9 / clock.ticks_per_second(), report_detail::rate_columns_note(model));
   if (!c.harness_version.empty()) fmt::print(out, " harness {}", c.harness_version);
   if (!c.host_name.empty()) fmt::print(out, " on {}", markdown_escape(c.host_name));
   if (!c.date.empty()) fmt::print(out, ", {}", c.date);
