@@ -46,12 +46,18 @@ std::int64_t look_up(const lookup_table& t) {
   return kLookups;
 }
 
-std::vector<int> shuffled(std::int64_t n) {
-  std::vector<int> v(static_cast<std::size_t>(n));
-  std::iota(v.begin(), v.end(), 0);
-  std::shuffle(v.begin(), v.end(), std::mt19937(7));
-  return v;
-}
+// A new permutation for every call, from one seeded generator: the same sequence in every run, but
+// never the same input twice, which the branch predictor would learn: measured here, std::sort of
+// one fixed permutation of 100 ints, over and over, took 250 ns; of a new one each time, 2.8 us.
+struct shuffler {
+  std::mt19937 random{7};
+  std::vector<int> operator()(std::int64_t n) {
+    std::vector<int> v(static_cast<std::size_t>(n));
+    std::iota(v.begin(), v.end(), 0);
+    std::shuffle(v.begin(), v.end(), random);
+    return v;
+  }
+};
 
 void sort_in_place(std::vector<int>& v) {
   std::sort(v.begin(), v.end());
@@ -66,7 +72,7 @@ HARNESS_WORKLOAD_NAMED("map_lookup", harness::with_setup(build_table, look_up))
     .min_arg(1)
     .items_per_call(kLookups);
 
-HARNESS_WORKLOAD_NAMED("sort_fresh", harness::with_fresh_input(shuffled, sort_in_place))
+HARNESS_WORKLOAD_NAMED("sort_fresh", harness::with_fresh_input(shuffler{}, sort_in_place))
     .description("std::sort of ARG shuffled ints, a fresh copy for every call (made untimed)")
     .default_arg(10'000)
     .min_arg(0)
