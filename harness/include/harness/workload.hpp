@@ -296,7 +296,7 @@ decltype(auto) call_with_arg(F& fn, std::int64_t arg, Lead&... lead) {
   }
 }
 
-// One call of the workload: the argument through DoNotOptimize (the compiler must assume it
+// One call of the workload: the argument through keep() (the compiler must assume it
 // changed, so a pure workload cannot be hoisted out of the caller's loop), the result sunk, its
 // count added to `count` and ORed into `sign` (whose sign bit then tells a negative count).
 template <class F, class... Lead>
