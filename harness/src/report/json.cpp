@@ -221,9 +221,9 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
         {"priority_before", prep.priority_before},
         {"priority_applied", prep.priority_applied}}},
       {"phases", phases},
-      {"preparation_summary", w.find(phase_kind::baseline) && w.find(phase_kind::prepared)
-                                  ? json(report_detail::preparation_sentence(w, slowdown_factor))
-                                  : json(nullptr)},
+      {"preparation_sentence", w.find(phase_kind::baseline) && w.find(phase_kind::prepared)
+                                   ? json(report_detail::preparation_sentence(w, slowdown_factor))
+                                   : json(nullptr)},
       {"error", r.failed() ? json(r.failure->message) : json(nullptr)},
       {"failure", failure_json(r)},
       {"interrupted", r.interrupted}};

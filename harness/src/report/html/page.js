@@ -220,7 +220,7 @@
       ? sig(cal.ticks_per_second / 1e6, 10) + ' MHz against ' + cal.reference + ', error within ' +
         num(cal.error_ppm, 2) + ' ppm, ' + cal.rounds + ' rounds in ' + num(cal.duration_seconds * 1e3, 1) +
         ' ms' + (cal.converged ? '' : ' (not converged in the time limit)')
-      : 'none: the clock\'s rate is declared, not calibrated';
+      : cal === null ? 'none: the clock\'s rate is declared, not calibrated' : 'not in this report (written by an older harness)';
     var doc = h.doctor;
     var doctorText = null;
     if (doc) {
@@ -561,7 +561,7 @@
       var section = el('section', { class: 'workload' });
       main.appendChild(section);
       section.appendChild(el('h2', { text: w.name }));
-      if (w.preparation_summary) section.appendChild(el('p', { class: 'sentence', text: w.preparation_summary }));
+      if (w.preparation_sentence) section.appendChild(el('p', { class: 'sentence', text: w.preparation_sentence }));
       if (w.failure) {
         section.appendChild(el('p', { class: 'warning', text: 'Failed in ' + w.failure.where + ': ' + w.failure.message }));
       }
