@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -31,14 +32,17 @@ struct report_flags {
   CLI::Option* output_option = nullptr;
 };
 
+void as_usage_error(const std::function<void()>& check) {
+  try {
+    check();
+  } catch (const output_error& e) {
+    throw usage_error(fmt::format("--output: {}", e.what()));
+  }
+}
+
+// What is at the path and its extension; whether its folder takes a new file is checked only once
+// the page is made (the check makes and removes a file there), so a bad input touches nothing.
 void check_output(const std::filesystem::path& path) {
-  const auto as_usage_error = [](const auto& check) {
-    try {
-      check();
-    } catch (const output_error& e) {
-      throw usage_error(fmt::format("--output: {}", e.what()));
-    }
-  };
   as_usage_error([&] { check_output_path(path); });
   if (format_for_extension(path) != report_format::html) {
     const std::string ext = path.extension().string();
@@ -47,7 +51,6 @@ void check_output(const std::filesystem::path& path) {
         "or .htm",
         path.string(), ext.empty() ? std::string("no extension") : "the extension '" + ext + "'"));
   }
-  as_usage_error([&] { check_writable(path); });
 }
 
 int report(const report_flags& flags, context& ctx) {
@@ -80,6 +83,7 @@ int report(const report_flags& flags, context& ctx) {
     ctx.out << page.str();
     return exit_ok;
   }
+  as_usage_error([&] { check_writable(*output); });
   try {
     const std::string kept = write_output_file(*output, page.str());
     if (!kept.empty()) fmt::print(ctx.err, "{}: warning: --output: {}\n", ctx.program, kept);
