@@ -52,6 +52,10 @@
   Chart.defaults.animation = false;
   Chart.defaults.responsive = true;
   Chart.defaults.maintainAspectRatio = false;
+  // Legends in the order the datasets are given (Chart.js would sort them by drawing order).
+  Chart.defaults.plugins.legend.labels.sort = function (a, b) {
+    return a.datasetIndex - b.datasetIndex;
+  };
 
   // ---- small helpers ------------------------------------------------------------------------
   function el(tag, attrs, children) {
@@ -379,7 +383,7 @@
         label: 'above the top, drawn on the edge',
         data: above,
         pointStyle: 'triangle',
-        pointRadius: 5,
+        pointRadius: above.length > 200 ? 2.5 : 5,
         borderColor: colour.ink,
         backgroundColor: alpha(colour.ink === '#e6e6e6' ? '#e6e6e6' : '#1a1a1a', 0.5),
         order: 0
@@ -404,20 +408,17 @@
             type: 'linear',
             min: 0.5,
             max: Math.max(1.5, offset + 0.5),
-            ticks: { precision: 0 }
+            // The bounds sit half a sample out; only whole sample numbers are labelled.
+            ticks: {
+              callback: function (v) {
+                return Number.isInteger(v) ? v.toLocaleString('en-US') : '';
+              }
+            }
           }),
           y: yAxis
         },
         plugins: {
-          legend: {
-            position: 'bottom',
-            labels: {
-              boxWidth: 14,
-              sort: function (a, b) {
-                return a.datasetIndex - b.datasetIndex;
-              }
-            }
-          },
+          legend: { position: 'bottom', labels: { boxWidth: 14 } },
           harnessBlocks: { bands: bands },
           tooltip: {
             callbacks: {
@@ -616,7 +617,7 @@
       var section = el('section', { class: 'workload' });
       main.appendChild(section);
       section.appendChild(el('h2', { text: w.name }));
-      section.appendChild(el('p', { class: 'sentence', text: 'Verdict: ' + w.verdict + '. ' + w.reason }));
+      section.appendChild(el('p', { class: 'sentence', text: 'Verdict: ' + w.verdict + ': ' + w.reason }));
       var figure = el('div', { class: 'figure' });
       section.appendChild(figure);
       var left = el('div');
@@ -713,7 +714,7 @@
       options: {
         indexAxis: 'y',
         scales: {
-          x: axis('ns (log scale)', { type: 'logarithmic' }),
+          x: axis('ns (log scale)', { type: 'logarithmic', ticks: { maxRotation: 0 } }),
           y: axis('clock source', { ticks: { autoSkip: false } })
         },
         plugins: { legend: { position: 'bottom', labels: { boxWidth: 14 } } }
@@ -735,8 +736,12 @@
         'Granularity: the smallest amount the clock\'s value advances by. A clock without a bar advanced too rarely to see one.'
     }));
     figure.appendChild(aside);
+    var unavailable = [];
     var rows = clocks.map(function (c) {
-      if (!c.available) return [c.name, c.kind, 'unavailable: ' + c.unavailable_reason, '-', '-', '-', '-'];
+      if (!c.available) {
+        unavailable.push(el('li', null, [el('code', { text: c.name }), ': ' + c.unavailable_reason]));
+        return [c.name, c.kind, 'unavailable', '-', '-', '-', '-'];
+      }
       return [
         c.name,
         c.kind,
@@ -748,6 +753,10 @@
       ];
     });
     section.appendChild(table(['source', 'kind', 'ns per read', 'granularity', 'measured resolution', 'smallest step', 'ticks/s'], rows, [0, 1]));
+    if (unavailable.length) {
+      section.appendChild(el('p', { text: 'Unavailable here:' }));
+      section.appendChild(el('ul', null, unavailable));
+    }
   }
 
   try {
