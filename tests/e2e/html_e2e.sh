@@ -28,7 +28,8 @@ fi
 
 # browse W,H SCHEME OUT ARGS...: headless Chromium with a W x H window in the light or dark
 # scheme, its own profile in the temp folder (root needs --no-sandbox), killed after 90 s so a
-# hung browser fails the test instead of hanging CI. Its log goes to $work/browser.log. Files may
+# hung browser fails the test instead of hanging CI. Its log goes to $work/browser.log, with the
+# page's console messages (a page of the harness logs none: each one fails the check). Files may
 # read files (the phone frame reads its page's status).
 browse() {
   local window=$1 scheme=$2 out=$3
@@ -38,8 +39,18 @@ browse() {
   timeout -k 10 90 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
     --disable-extensions --disable-background-networking --disable-sync --hide-scrollbars \
     --allow-file-access-from-files --user-data-dir="$work/profile-$scheme" \
-    --window-size="$window" --virtual-time-budget=5000 "${dark[@]}" "$@" >"$out" \
-    2>>"$work/browser.log"
+    --window-size="$window" --virtual-time-budget=5000 --enable-logging=stderr --v=0 \
+    "${dark[@]}" "$@" >"$out" 2>"$work/browser.log"
+}
+
+# quiet_console NAME: the last browse logged no console message (errors included).
+quiet_console() {
+  if grep -q ':CONSOLE' "$work/browser.log"; then
+    fail "$1: the page logged to the console:"
+    grep ':CONSOLE' "$work/browser.log" | head -5 | sed 's/^/    | /'
+  else
+    pass
+  fi
 }
 
 # phone_frame PAGE: a page beside PAGE that shows it in a 390 px wide frame and copies its status
@@ -86,6 +97,7 @@ check_page() {
         tail -5 "$work/browser.log" | sed 's/^/    | /'
         continue
       fi
+      quiet_console "$name at $width px ($scheme)"
       if python3 "${check[@]}" "$page" "$work/dom.html" "${flags[@]}"; then pass; else
         fail "$name at $width px ($scheme): the page did not render as expected"
       fi
