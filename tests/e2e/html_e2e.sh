@@ -59,7 +59,7 @@ phone_frame() {
   local frame="${1%.html}-390.html"
   cat >"$frame" <<EOF
 <!DOCTYPE html>
-<html><head><meta charset="utf-8"><style>body{margin:0}iframe{border:0;width:390px;height:1400px;display:block}</style></head>
+<html><head><meta charset="utf-8"><style>body{margin:0}iframe{border:0;width:390px;height:2600px;display:block}</style></head>
 <body><iframe id="page" src="$(basename "$1")"></iframe><pre id="harness-status"></pre>
 <script>
 document.getElementById('page').addEventListener('load', function () {
@@ -87,7 +87,7 @@ check_page() {
     window=$width,900
     if [ "$width" = 390 ]; then
       url="file://$(phone_frame "$page")"
-      window=500,1400
+      window=500,2600
     fi
     for scheme in light dark; do
       flags=(--width "$width")

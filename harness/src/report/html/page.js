@@ -552,11 +552,24 @@
       rows, [0, 7, 8]);
   }
 
+  // One line on top; the run's facts in full come after the workloads.
+  function runHeadline(report) {
+    var h = report.harness;
+    var c = h.clock;
+    var doc = h.doctor;
+    var parts = ['Clock ' + c.name + ' at ' + sig(c.ticks_per_second / 1e6, 7) + ' MHz' +
+      (c.calibration ? ' (calibrated within ' + num(c.calibration.error_ppm, 2) + ' ppm)' : '')];
+    if (doc) parts.push('doctor: ' + doc.ok + ' ok, ' + doc.warn + ' warned, ' + doc.unknown + ' unknown');
+    parts.push((h.workloads || []).length + ' workload(s); the run\'s details below');
+    var p = el('p', { class: 'note', text: parts.join(' · ') + '.' });
+    return p;
+  }
+
   function runPage(main, data) {
     var report = data.report;
     var h = report.harness;
     var perTick = 1e9 / h.clock.ticks_per_second;
-    main.appendChild(runFacts(report));
+    main.appendChild(runHeadline(report));
     (h.workloads || []).forEach(function (w, n) {
       var series = (data.series || [])[n] || { phases: {}, histogram: null };
       var section = el('section', { class: 'workload' });
@@ -585,6 +598,7 @@
       }
       section.appendChild(workloadTable(w, perTick));
     });
+    main.appendChild(runFacts(report));
   }
 
   // ---- the compare page ----------------------------------------------------------------------
