@@ -99,8 +99,9 @@ def main():
             problems.append(f"{name}: y axis '{chart.get('y')}' lacks '{y}'")
         if chart.get("points", 0) < 1:
             problems.append(f"{name}: no data points")
-        # Axes, labels and data paint far more than this on a canvas of 300 px or more.
-        if chart.get("painted", 0) < 500:
+        # Pixels counted on a grid of every 4th one: a blank canvas has none; axes, their labels
+        # and two points give some 400.
+        if chart.get("painted", 0) < 100:
             problems.append(f"{name}: only {chart.get('painted')} pixels painted (blank canvas?)")
         if chart.get("data_url_length", 0) < 5000:
             problems.append(f"{name}: data URL of {chart.get('data_url_length')} characters")

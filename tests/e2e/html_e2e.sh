@@ -140,6 +140,12 @@ if expect 0 stdout-html -- "${tiny[@]}" --format html; then
   lacks out 'http://' stdout-html
 fi
 
+# The golden report of the unit tests drawn: a failed workload, one with a batch of 64 and no
+# baseline, one with two samples, a name with a comma and a bar.
+if expect 0 golden-html -- report "$root/tests/golden/report.json" -o "$work/golden.html"; then
+  check_page golden "$work/golden.html"
+fi
+
 # The clocks page: call cost and granularity of every clock source, log scale.
 if "$harness" clocks --format html >"$work/clocks.html" 2>"$work/err"; then
   pass

@@ -455,7 +455,8 @@
       var highest = Math.max.apply(null, above.map(function (a) { return a.value; }));
       aside.appendChild(el('p', {
         class: 'caption',
-        text: num(above.length, 0) + ' drawn samples lie above the chart\'s top (' + sig(top, 4) + ' ' + unit.name +
+        text: num(above.length, 0) + (above.length === 1 ? ' drawn sample lies' : ' drawn samples lie') +
+          ' above the chart\'s top (' + sig(top, 4) + ' ' + unit.name +
           '); the highest is ' + sig(highest, 5) + ' ' + unit.name + '.'
       }));
     }
