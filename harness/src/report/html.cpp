@@ -249,9 +249,13 @@ json read_document(std::istream& in, run_series& series, const std::string& sour
     throw usage_error(fmt::format("{}: a harness report with a missing or malformed field: {}",
                                   source, e.what()));
   }
-  // The first call is one sample, in the text; the charts draw the phases that were sampled.
-  for (auto& phases : series)
-    phases.erase("first");
+  // The charts draw the sampled phases, baseline and prepared; the first call is one sample, in
+  // the text.
+  for (auto& phases : series) {
+    std::erase_if(phases, [](const auto& entry) {
+      return entry.first != "baseline" && entry.first != "prepared";
+    });
+  }
   return doc;
 }
 

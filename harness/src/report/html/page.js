@@ -96,6 +96,10 @@
     var u = unitFor(ns);
     return sig(ns / u.per, 4) + ' ' + u.name;
   }
+  // A figure in ticks as a time; '-' for one the report leaves null (no samples).
+  function ticksTime(ticks, perTick) {
+    return isNum(ticks) ? timeText(ticks * perTick) : '-';
+  }
   function facts(pairs) {
     var dl = el('dl', { class: 'facts' });
     pairs.forEach(function (p) {
@@ -264,8 +268,8 @@
     var f = p.floor;
     var parts = [];
     var floorTicks = f ? f.ticks : p.min_ticks;
-    parts.push('floor ' + timeText(floorTicks * perTick) + (f ? (f.confirmed ? ' (confirmed, block ' + f.block + ')' : ' (not confirmed)') : ''));
-    parts.push('median ' + timeText(p.median_ticks * perTick));
+    parts.push('floor ' + ticksTime(floorTicks, perTick) + (f ? (f.confirmed ? ' (confirmed, block ' + f.block + ')' : ' (not confirmed)') : ''));
+    parts.push('median ' + ticksTime(p.median_ticks, perTick));
     parts.push('spread ' + (isNum(p.spread_percent) ? num(p.spread_percent, 2) + '%' : 'n/a'));
     parts.push('disturbed ' + p.disturbed + ' of ' + p.samples);
     if (p.verdict) parts.push('verdict: ' + p.verdict);
@@ -500,8 +504,8 @@
       var p = phaseOf(w, id);
       if (p) {
         notes.push(el('p', null, [swatch(colour[id]), el('strong', { text: id + ': ' }),
-          'min ' + timeText(p.min_ticks * perTick) + ', median ' + timeText(p.median_ticks * perTick) +
-          ', max ' + timeText(p.max_ticks * perTick) +
+          'min ' + ticksTime(p.min_ticks, perTick) + ', median ' + ticksTime(p.median_ticks, perTick) +
+          ', max ' + ticksTime(p.max_ticks, perTick) +
           (hist.above[id] > 0 ? ', ' + num(hist.above[id], 0) + ' above ' + topLabel + ' ' + unit.name : '')]));
       }
     });
@@ -539,9 +543,9 @@
       rows.push([
         p.phase,
         num(p.samples, 0),
-        timeText(p.min_ticks * perTick),
-        timeText(p.median_ticks * perTick),
-        timeText(p.max_ticks * perTick),
+        ticksTime(p.min_ticks, perTick),
+        ticksTime(p.median_ticks, perTick),
+        ticksTime(p.max_ticks, perTick),
         isNum(p.spread_percent) ? num(p.spread_percent, 3) + '%' : 'n/a',
         num(p.disturbed, 0),
         p.verdict || '-',
@@ -586,7 +590,7 @@
       }
       var first = phaseOf(w, 'first');
       if (first && isNum(first.min_ticks)) {
-        section.appendChild(el('p', { text: 'First call: ' + timeText(first.min_ticks * perTick) + ' (' + sig(first.min_ticks, 6) + ' ticks).' }));
+        section.appendChild(el('p', { text: 'First call: ' + ticksTime(first.min_ticks, perTick) + ' (' + sig(first.min_ticks, 6) + ' ticks).' }));
       }
       var sampled = Object.keys(series.phases).some(function (id) {
         return series.phases[id].samples > 0;
