@@ -275,6 +275,23 @@ TEST(ReportCommand, DrawsAJsonReportIntoAPage) {
   EXPECT_EQ(to_stdout.out, text.str());
 }
 
+TEST(CompareHtml, ThePageCarriesTheComparisonsJson) {
+  const testing::scratch_folder folder("compare-html");
+  std::vector<std::string> files;
+  for (const char* name : {"a.json", "b.json"}) {
+    files.push_back((folder.path() / name).string());
+    std::ofstream json(files.back(), std::ios::binary);
+    write_json_report(json, analyze_run(synthetic_run(30)));
+  }
+  const auto html = run({"compare", "--format", "html", files[0], files[1]});
+  const auto json = run({"compare", "--format", "json", files[0], files[1]});
+  EXPECT_EQ(html.code, json.code) << html.err;
+  EXPECT_THAT(html.out, HasSubstr("<body data-page=\"compare\">"));
+  EXPECT_THAT(html.out, Not(HasSubstr("http://")));
+  EXPECT_THAT(html.out, Not(HasSubstr("https://")));
+  EXPECT_EQ(data_of(html.out), nlohmann::json::parse(json.out));
+}
+
 TEST(ReportCommand, BadInputsExitTwoAndWriteNothing) {
   const testing::scratch_folder folder("report-bad");
   const auto page = (folder.path() / "out.html").string();
