@@ -245,7 +245,7 @@
         return isNum(v) ? sig(v, 4) + ' ticks' : 'not measured';
       }).join(', ')],
       ['why this clock', c.reason],
-      ['doctor', doctorText === null ? 'not run' : doctorText],
+      ['doctor', doctorText === null ? 'not run' : doctorText + ' (harness doctor prints each check\'s facts and advice)'],
       ['CPU', doc ? 'CPU ' + doc.cpu + (doc.cpu_reason ? ': ' + doc.cpu_reason : '') : null],
       ['samples asked', o.samples === undefined ? null : String(o.samples) + ' per phase' +
         (o.warmup_ns ? ', warmup ' + timeText(o.warmup_ns) : '') + (o.priority ? ', priority ' + o.priority : '')],
