@@ -198,35 +198,37 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
   json phases = json::array();
   for (const phase_analysis& a : w.phases)
     phases.push_back(phase_json(*a.phase, a, slowdown_factor));
-  return {
-      {"name", r.name},
-      {"batch", r.batch},
-      {"batch_calibrated", r.batch_calibrated},
-      {"min_sample_ticks", r.min_sample_ticks},
-      {"iterations_per_call", r.iterations_per_call},
-      {"build",
-       {{"optimized", r.build.optimized ? json(*r.build.optimized) : json(nullptr)},
-        {"assertions", r.build.assertions ? json(*r.build.assertions) : json(nullptr)}}},
-      {"warmup",
-       {{"requested_ns", r.warmup.requested.count()},
-        {"elapsed_ns", r.warmup.elapsed.count()},
-        {"calls", r.warmup.calls},
-        {"reference_best_ticks", r.warmup.reference_best}}},
-      {"preparation",
-       {{"applied", steps_json(prep.steps, true)},
-        {"refused", steps_json(prep.steps, false)},
-        {"restore_refused", steps_json(prep.restore_steps, false)},
-        {"affinity_before", platform::format_cpu_list(prep.affinity_before)},
-        {"affinity_applied", platform::format_cpu_list(prep.affinity_applied)},
-        {"priority_before", prep.priority_before},
-        {"priority_applied", prep.priority_applied}}},
-      {"phases", phases},
-      {"preparation_sentence", w.find(phase_kind::baseline) && w.find(phase_kind::prepared)
-                                   ? json(report_detail::preparation_sentence(w, slowdown_factor))
-                                   : json(nullptr)},
-      {"error", r.failed() ? json(r.failure->message) : json(nullptr)},
-      {"failure", failure_json(r)},
-      {"interrupted", r.interrupted}};
+  // What preparation changed, in the words of the console and Markdown reports.
+  const bool both =
+      w.find(phase_kind::baseline) != nullptr && w.find(phase_kind::prepared) != nullptr;
+  const json sentence =
+      both ? json(report_detail::preparation_sentence(w, slowdown_factor)) : json(nullptr);
+  return {{"name", r.name},
+          {"batch", r.batch},
+          {"batch_calibrated", r.batch_calibrated},
+          {"min_sample_ticks", r.min_sample_ticks},
+          {"iterations_per_call", r.iterations_per_call},
+          {"build",
+           {{"optimized", r.build.optimized ? json(*r.build.optimized) : json(nullptr)},
+            {"assertions", r.build.assertions ? json(*r.build.assertions) : json(nullptr)}}},
+          {"warmup",
+           {{"requested_ns", r.warmup.requested.count()},
+            {"elapsed_ns", r.warmup.elapsed.count()},
+            {"calls", r.warmup.calls},
+            {"reference_best_ticks", r.warmup.reference_best}}},
+          {"preparation",
+           {{"applied", steps_json(prep.steps, true)},
+            {"refused", steps_json(prep.steps, false)},
+            {"restore_refused", steps_json(prep.restore_steps, false)},
+            {"affinity_before", platform::format_cpu_list(prep.affinity_before)},
+            {"affinity_applied", platform::format_cpu_list(prep.affinity_applied)},
+            {"priority_before", prep.priority_before},
+            {"priority_applied", prep.priority_applied}}},
+          {"phases", phases},
+          {"preparation_sentence", sentence},
+          {"error", r.failed() ? json(r.failure->message) : json(nullptr)},
+          {"failure", failure_json(r)},
+          {"interrupted", r.interrupted}};
 }
 
 // The rows Google Benchmark's tools read, for one phase.
