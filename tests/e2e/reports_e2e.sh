@@ -88,7 +88,7 @@ if head -1 "$work/r.json" | grep -qF "workload,phase"; then pass; else fail "--f
 # Usage errors: exit 2, naming the value and what is accepted; nothing is run or written.
 if expect 2 bad-format -- "${tiny[@]}" --format xml; then
   contains err "'xml'" bad-format
-  contains err "console, json, csv or markdown" bad-format
+  contains err "console, json, csv, markdown or html" bad-format
 fi
 if expect 2 bad-extension -- "${tiny[@]}" -o "$work/r.xlsx"; then
   contains err "'.xlsx'" bad-extension

@@ -398,7 +398,7 @@ TEST(ReportFormat, ParsesNamesAndRejectsOthers) {
     FAIL() << "xml accepted";
   } catch (const usage_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("'xml'"));
-    EXPECT_THAT(e.what(), HasSubstr("console, json, csv or markdown"));
+    EXPECT_THAT(e.what(), HasSubstr("console, json, csv, markdown or html"));
   }
 }
 

@@ -21,6 +21,8 @@
 #include "doctor/doctor_json.hpp"
 #include "harness/floor.hpp"
 #include "harness/report.hpp"
+#include "report/json_document.hpp"
+#include "report/summary.hpp"
 
 namespace harness {
 namespace {
@@ -210,12 +212,28 @@ json failure_json(const workload_result& r) {
           {"where", f.where()}};
 }
 
+json calibration_json(const std::optional<clock_calibration>& c) {
+  if (!c) return nullptr;
+  return {{"source", c->source},
+          {"reference", c->reference},
+          {"ticks_per_second", c->ticks_per_second},
+          {"error_ppm", c->error_ppm},
+          {"duration_seconds", c->duration_seconds},
+          {"rounds", c->rounds},
+          {"converged", c->converged}};
+}
+
 json workload_json(const workload_analysis& w, double slowdown_factor) {
   const workload_result& r = *w.result;
   const preparation_report& prep = r.preparation;
   json phases = json::array();
   for (const phase_analysis& a : w.phases)
     phases.push_back(phase_json(*a.phase, a, slowdown_factor));
+  // What preparation changed, in the words of the console and Markdown reports.
+  const bool both =
+      w.find(phase_kind::baseline) != nullptr && w.find(phase_kind::prepared) != nullptr;
+  const json sentence =
+      both ? json(report_detail::preparation_sentence(w, slowdown_factor)) : json(nullptr);
   return {{"name", r.name},
           {"batch", r.batch},
           {"batch_calibrated", r.batch_calibrated},
@@ -243,6 +261,7 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
             {"priority_before", prep.priority_before},
             {"priority_applied", prep.priority_applied}}},
           {"phases", phases},
+          {"preparation_sentence", sentence},
           {"error", r.failed() ? json(r.failure->message) : json(nullptr)},
           {"failure", failure_json(r)},
           {"interrupted", r.interrupted}};
@@ -316,7 +335,7 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
 
 }  // namespace
 
-void write_json_report(std::ostream& out, const report_model& model) {
+json report_detail::json_document(const report_model& model, bool with_samples) {
   const run_report& report = *model.run;
   const clock_source& clock = *report.clock.clock;
   const double ns_per_tick = 1e9 / clock.ticks_per_second();
@@ -325,8 +344,10 @@ void write_json_report(std::ostream& out, const report_model& model) {
   json workloads = json::array();
   for (std::size_t w = 0; w < model.workloads.size(); ++w) {
     const workload_analysis& analysis = model.workloads[w];
-    for (const phase_analysis& a : analysis.phases)
-      add_rows(rows, *analysis.result, w, *a.phase, a, ns_per_tick);
+    if (with_samples) {
+      for (const phase_analysis& a : analysis.phases)
+        add_rows(rows, *analysis.result, w, *a.phase, a, ns_per_tick);
+    }
     workloads.push_back(workload_json(analysis, slowdown_factor));
   }
   const run_context& c = report.context;
@@ -342,13 +363,17 @@ void write_json_report(std::ostream& out, const report_model& model) {
          report.clock.granularity > 0 ? json(report.clock.granularity) : json(nullptr)},
         {"read_cost_ticks",
          report.clock.read_cost > 0 ? json(report.clock.read_cost) : json(nullptr)},
-        {"reason", report.clock_reason}}},
+        {"reason", report.clock_reason},
+        {"calibration", calibration_json(report.calibration)}}},
       {"options", options_json(report.options)},
       {"doctor", c.doctor ? json(doctor::to_json(*c.doctor)) : json(nullptr)},
       {"history", history_json(report.history)},
       {"workloads", workloads}};
-  const json document = {
-      {"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", rows}};
+  return {{"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", rows}};
+}
+
+void write_json_report(std::ostream& out, const report_model& model) {
+  const json document = report_detail::json_document(model, true);
   // Replace rather than throw on bytes that are not UTF-8 (a workload's error message may hold
   // any).
   out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
