@@ -96,6 +96,20 @@
     var u = unitFor(ns);
     return sig(ns / u.per, 4) + ' ' + u.name;
   }
+  // A rate per second with an SI prefix (items) or a binary one (bytes), as the console writes it:
+  // '12.35 M items/s', '87.08 GiB/s'.
+  function rateText(perSecond, bytes) {
+    if (!isNum(perSecond)) return '-';
+    var base = bytes ? 1024 : 1000;
+    var prefixes = bytes ? ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi'] : ['', 'k', 'M', 'G', 'T', 'P'];
+    var v = perSecond;
+    var i = 0;
+    while (i + 1 < prefixes.length && Math.abs(v) >= base) {
+      v /= base;
+      i++;
+    }
+    return sig(v, 4) + ' ' + (bytes ? prefixes[i] + 'B/s' : (prefixes[i] ? prefixes[i] + ' ' : '') + 'items/s');
+  }
   // A figure in ticks as a time; '-' for one the report leaves null (no samples).
   function ticksTime(ticks, perTick) {
     return isNum(ticks) ? timeText(ticks * perTick) : '-';
@@ -273,6 +287,10 @@
     parts.push('spread ' + (isNum(p.spread_percent) ? num(p.spread_percent, 2) + '%' : 'n/a'));
     parts.push('disturbed ' + p.disturbed + ' of ' + p.samples);
     if (p.verdict) parts.push('verdict: ' + p.verdict);
+    // Per iteration and throughput at the minimum, when the workload reports or declares them.
+    if (p.seconds_per_iteration) parts.push('per iteration ' + timeText(p.seconds_per_iteration.at_min * 1e9) + ' at the minimum');
+    if (p.items_per_second) parts.push(rateText(p.items_per_second.at_min, false) + ' at the minimum');
+    if (p.bytes_per_second) parts.push(rateText(p.bytes_per_second.at_min, true) + ' at the minimum');
     return parts.join(', ');
   }
 
