@@ -249,14 +249,29 @@ void add_clocks_command(CLI::App& root, context& ctx) {
     ctx.action = [&ctx, format] {
       const survey_settings settings;
       default_clock();  // build the registry and choose the default before measuring
+      // Measured on one CPU: two back-to-back reads on different CPUs (the process migrated
+      // between them) can differ by less than one quantum of either CPU's clock (a 1-tick "step"
+      // of a TSC that advances in 21-tick quanta was seen here). Put back afterwards.
+      const std::unique_ptr<platform::os_interface> os = ctx.host.os();
+      const platform::cpu_list allowed = os->affinity();
+      const bool pinned =
+          !allowed.empty() && os->set_affinity(platform::cpu_list{allowed.front()}).applied;
       const auto rows = survey_clocks(all_clocks(), settings);
+      if (pinned) os->set_affinity(allowed);
+      nlohmann::json doc = survey_json(rows, settings);
+      doc["settings"]["pinned_cpu"] = pinned ? nlohmann::json(allowed.front()) : nullptr;
       if (format == "json") {
-        ctx.out << survey_json(rows, settings).dump(2) << '\n';
+        ctx.out << doc.dump(2) << '\n';
       } else if (format == "html") {
         ctx.out << html::page(html::page_kind::clocks, "harness clocks",
-                              nlohmann::ordered_json::parse(survey_json(rows, settings).dump()));
+                              nlohmann::ordered_json::parse(doc.dump()));
       } else {
         print_table(ctx.out, rows, settings);
+        fmt::print(ctx.out, "{}\n",
+                   pinned
+                       ? fmt::format("(measured pinned to CPU {}, then unpinned)", allowed.front())
+                       : std::string("(measured unpinned: pinning to one CPU was refused, so two "
+                                     "reads may come from different CPUs)"));
       }
       return exit_ok;
     };

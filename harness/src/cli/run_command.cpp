@@ -163,7 +163,14 @@ int run(const run_flags& flags, context& ctx) {
   if (!flags.no_pin) options.cpu = health.cpu;
 
   run_report report;
+  // The clock's step and granularity are read on one CPU, the one the prepared phase will use:
+  // two reads on different CPUs (the process migrated between them) can differ by less than a
+  // quantum of either CPU's clock (a 1-tick step of a TSC with 21-tick quanta was seen here), and
+  // the step sets how long a sample must be. Unpinned again at once: the baseline runs unpinned.
+  const bool facts_pinned =
+      options.cpu && os->set_affinity(platform::cpu_list{*options.cpu}).applied;
   report.clock = ctx.host.measure_clock(clock);
+  if (facts_pinned) os->set_affinity(allowed);
   report.clock_reason =
       flags.clock.empty() ? ctx.host.default_clock_reason() : "chosen with --clock";
   report.options = options;
