@@ -99,6 +99,31 @@ TEST(CompareRuns, IntervalsApartGiveFasterOrSlower) {
   EXPECT_TRUE(c.same_clock);
 }
 
+// Throughput at each side's min, from the bytes every report declares per call; none when a side
+// does not declare it or the sides declare different amounts.
+TEST(CompareRuns, ThroughputAtEachSidesMinimumWhenBothDeclareTheSameAmount) {
+  const auto declared = [](double floor, std::optional<double> bytes) {
+    workload_run w = workload("copy", samples(floor));
+    w.bytes_per_call = bytes;
+    return w;
+  };
+  // 1e9 ticks a second: 1000 and 500 ns per call of 4096 bytes.
+  auto c = compare_runs({run("tsc", {declared(1000, 4096)})}, {run("tsc", {declared(500, 4096)})});
+  ASSERT_EQ(c.workloads.size(), 1u);
+  EXPECT_DOUBLE_EQ(*c.workloads[0].rates.a_bytes_per_second, 4.096e9);
+  EXPECT_DOUBLE_EQ(*c.workloads[0].rates.b_bytes_per_second, 8.192e9);
+  EXPECT_FALSE(c.workloads[0].rates.a_items_per_second.has_value());
+  std::ostringstream text;
+  write_text(text, c, {run("tsc", {})}, {run("tsc", {})}, apply_gate(c, 0), 0);
+  EXPECT_THAT(text.str(), HasSubstr("; at the minimum A 3.815 GiB/s, B 7.629 GiB/s (B/A 2.0000)"));
+
+  c = compare_runs({run("tsc", {declared(1000, 4096)})}, {run("tsc", {declared(500, 8192)})});
+  EXPECT_FALSE(c.workloads[0].rates.a_bytes_per_second.has_value());
+  c = compare_runs({run("tsc", {declared(1000, 4096)})},
+                   {run("tsc", {declared(500, std::nullopt)})});
+  EXPECT_FALSE(c.workloads[0].rates.b_bytes_per_second.has_value());
+}
+
 TEST(CompareRuns, OneStepEitherWayIsNotADifference) {
   // 1000 and 1020 differ by two steps, which the widening (one step each) just covers.
   const auto a = run("tsc", {workload("w", samples(1000))});

@@ -50,6 +50,10 @@ struct workload_run {
   std::optional<std::uint64_t> reference_best;  // fastest reference-loop run, ticks
   std::string verdict;  // the run's own verdict of the phase ("stable", ...); "" if none
   std::string verdict_reason;
+  // What the workload declared a call processes (the report's items_per_call / bytes_per_call);
+  // nullopt: not declared.
+  std::optional<double> items_per_call;
+  std::optional<double> bytes_per_call;
   bool floor_recorded = false;   // the report says whether the floor was confirmed
   bool floor_confirmed = false;  // ... and it was (floor.hpp)
   std::string floor_reason;      // why it was or was not
@@ -113,10 +117,20 @@ struct side_result {
   std::vector<std::string> notes;
 };
 
+// Throughput at a side's min: the items or bytes its reports declare per call, per second of
+// that min. Only when every report of both sides declares the same amount per call.
+struct throughput {
+  std::optional<double> a_items_per_second;
+  std::optional<double> b_items_per_second;
+  std::optional<double> a_bytes_per_second;
+  std::optional<double> b_bytes_per_second;
+};
+
 struct workload_comparison {
   std::string name;
   side_result a;
   side_result b;
+  throughput rates;
   std::optional<double> ratio;  // B's min / A's min; nullopt when A's min is not > 0
   outcome result = outcome::undefined;
   std::string reason;        // why, in one sentence

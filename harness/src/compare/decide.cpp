@@ -150,6 +150,46 @@ std::string_view to_string(outcome o) noexcept {
   return "not compared";
 }
 
+namespace {
+
+// The amount every report of both sides declares per call for `name`, or nullopt when one
+// does not declare it or two differ (the figures would not compare).
+std::optional<double> common_amount(const std::vector<run_file>& a, const std::vector<run_file>& b,
+                                    const std::string& name,
+                                    std::optional<double> workload_run::*amount) {
+  std::optional<double> common;
+  for (const auto* side : {&a, &b}) {
+    for (const run_file& r : *side) {
+      const workload_run* w = find(r, name);
+      if (w == nullptr) continue;
+      if (!(w->*amount) || (common && *common != *(w->*amount))) return std::nullopt;
+      common = w->*amount;
+    }
+  }
+  return common;
+}
+
+throughput rates_at_min(const workload_comparison& w, const std::vector<run_file>& a,
+                        const std::vector<run_file>& b, bool same_clock) {
+  throughput t;
+  // A side's min is in ticks of the common clock, or in ns.
+  const double seconds_per_unit = same_clock ? 1 / a.front().ticks_per_second : 1e-9;
+  const auto per_second = [&](const std::optional<double>& per_call,
+                              const std::optional<double>& min) -> std::optional<double> {
+    if (!per_call || !min || !(*min > 0) || !(seconds_per_unit > 0)) return std::nullopt;
+    return *per_call / (*min * seconds_per_unit);
+  };
+  const std::optional<double> items = common_amount(a, b, w.name, &workload_run::items_per_call);
+  const std::optional<double> bytes = common_amount(a, b, w.name, &workload_run::bytes_per_call);
+  t.a_items_per_second = per_second(items, w.a.min);
+  t.b_items_per_second = per_second(items, w.b.min);
+  t.a_bytes_per_second = per_second(bytes, w.a.min);
+  t.b_bytes_per_second = per_second(bytes, w.b.min);
+  return t;
+}
+
+}  // namespace
+
 comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_file>& b) {
   if (a.empty() || b.empty()) throw std::invalid_argument("compare_runs: a side without reports");
   comparison c;
@@ -227,6 +267,7 @@ comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_fi
     w.b = summarize_side("B", b, scale_b, name);
     w.whole_ticks = c.same_clock && whole_ticks(a, name) && whole_ticks(b, name);
     if (w.a.min && w.b.min && *w.a.min > 0) w.ratio = *w.b.min / *w.a.min;
+    w.rates = rates_at_min(w, a, b, c.same_clock);
     const bool integral = w.whole_ticks;
     if (w.a.reports == 0 || w.b.reports == 0) {
       w.result = outcome::undefined;

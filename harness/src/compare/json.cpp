@@ -66,6 +66,11 @@ void write_json(std::ostream& out, const comparison& c, const std::vector<run_fi
                          {"a", side_json(w.a)},
                          {"b", side_json(w.b)},
                          {"ratio", optional_number(w.ratio)},
+                         {"throughput",
+                          {{"a_items_per_second", optional_number(w.rates.a_items_per_second)},
+                           {"b_items_per_second", optional_number(w.rates.b_items_per_second)},
+                           {"a_bytes_per_second", optional_number(w.rates.a_bytes_per_second)},
+                           {"b_bytes_per_second", optional_number(w.rates.b_bytes_per_second)}}},
                          {"outcome", outcome_id(w.result)},
                          {"verdict", std::string(to_string(w.result))},
                          {"reason", w.reason}});

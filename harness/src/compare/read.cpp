@@ -95,6 +95,11 @@ run_file parse_document(const json& doc, const std::string& source) {
     workload_run r;
     r.name = w.at("name").get<std::string>();
     r.batch = prepared->at("batch").get<std::uint64_t>();
+    for (auto [key, field] : {std::pair{"items_per_call", &r.items_per_call},
+                              std::pair{"bytes_per_call", &r.bytes_per_call}}) {
+      if (w.contains(key) && w[key].is_number() && w[key].get<double>() > 0)
+        *field = w[key].get<double>();
+    }
     const json& reference = prepared->at("reference_loop");
     if (reference.at("runs").get<std::uint64_t>() > 0) {
       r.reference_best = reference.at("best_ticks").get<std::uint64_t>();

@@ -10,6 +10,7 @@
 
 #include "compare/figures.hpp"
 #include "harness/compare.hpp"
+#include "harness/format_template.hpp"
 #include "report/table.hpp"
 
 namespace harness::compare {
@@ -75,9 +76,19 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
                                                        (*s.highest_min / *s.lowest_min - 1) * 100)
                                          : std::string());
   };
+  // Throughput at each side's min, when every report declares the same amount per call.
+  const auto rates = [](const std::optional<double>& ra, const std::optional<double>& rb,
+                        human_style style) {
+    if (!ra || !rb) return std::string();
+    return fmt::format("; at the minimum A {}, B {} (B/A {:.4f})", human_text(*ra, style),
+                       human_text(*rb, style), *rb / *ra);
+  };
   for (const auto& w : c.workloads) {
-    fmt::print(out, "  {}: {}{}{}\n", w.name, w.reason, spread("A", w.a, w.whole_ticks),
-               spread("B", w.b, w.whole_ticks));
+    fmt::print(
+        out, "  {}: {}{}{}{}{}\n", w.name, w.reason, spread("A", w.a, w.whole_ticks),
+        spread("B", w.b, w.whole_ticks),
+        rates(w.rates.a_items_per_second, w.rates.b_items_per_second, human_style::item_rate),
+        rates(w.rates.a_bytes_per_second, w.rates.b_bytes_per_second, human_style::byte_rate));
     for (const auto* notes : {&w.a.notes, &w.b.notes}) {
       for (const auto& note : *notes)
         fmt::print(out, "    note: {}\n", note);
