@@ -49,7 +49,7 @@ enum class human_style : std::uint8_t {
   two_decimals,  // two decimals, or three significant digits when that shows more: "2.50",
                  // "0.00123", never "0.00" for a value that is not 0
   duration,  // a number of seconds in the unit (ns, µs, ms, s) that puts it in [1, 1000): "12.3 µs"
-  percent,  // a fraction as a percentage with two decimals: 0.0125 prints "1.25%"
+  percent,    // a fraction as a percentage with two decimals: 0.0125 prints "1.25%"
   item_rate,  // per second, with an SI prefix and four significant digits: "12.35 M items/s"
   byte_rate,  // bytes per second, with a binary prefix: "87.08 GiB/s" (1 GiB = 2^30 bytes)
 };

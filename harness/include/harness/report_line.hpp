@@ -72,32 +72,27 @@ inline constexpr std::array<value_kind, line_slot::count> kLineSlots = join_tabl
     kProfileSlots, std::array<value_kind, line_slot::count - profile_slot::count>{
                        value_kind::text, value_kind::text, value_kind::real, value_kind::real,
                        value_kind::real, value_kind::real, value_kind::integer, value_kind::text,
-                       value_kind::integer, value_kind::text, value_kind::real,
-                       value_kind::integer, value_kind::real, value_kind::real, value_kind::real,
-                       value_kind::real});
-inline constexpr std::array<named_token, line_slot::count> kLineNamed =
-    join_tables(kProfileNamed, std::array<named_token, line_slot::count - profile_slot::count>{{
-                                   {"workload", line_slot::workload, human_style::plain},
-                                   {"phase", line_slot::phase, human_style::plain},
-                                   {"min", line_slot::min, human_style::duration},
-                                   {"max", line_slot::max, human_style::duration},
-                                   {"spread", line_slot::spread, human_style::duration},
-                                   {"median", line_slot::median, human_style::duration},
-                                   {"samples", line_slot::samples, human_style::grouped},
-                                   {"verdict", line_slot::verdict, human_style::plain},
-                                   {"disturbed", line_slot::disturbed, human_style::grouped},
-                                   {"confirmed", line_slot::confirmed, human_style::plain},
-                                   {"floor", line_slot::floor, human_style::duration},
-                                   {"iterations", line_slot::iterations, human_style::grouped},
-                                   {"per_iteration", line_slot::per_iteration,
-                                    human_style::duration},
-                                   {"ns_per_iteration", line_slot::ns_per_iteration,
-                                    human_style::two_decimals},
-                                   {"items_per_second", line_slot::items_per_second,
-                                    human_style::item_rate},
-                                   {"bytes_per_second", line_slot::bytes_per_second,
-                                    human_style::byte_rate},
-                               }});
+                       value_kind::integer, value_kind::text, value_kind::real, value_kind::integer,
+                       value_kind::real, value_kind::real, value_kind::real, value_kind::real});
+inline constexpr std::array<named_token, line_slot::count> kLineNamed = join_tables(
+    kProfileNamed, std::array<named_token, line_slot::count - profile_slot::count>{{
+                       {"workload", line_slot::workload, human_style::plain},
+                       {"phase", line_slot::phase, human_style::plain},
+                       {"min", line_slot::min, human_style::duration},
+                       {"max", line_slot::max, human_style::duration},
+                       {"spread", line_slot::spread, human_style::duration},
+                       {"median", line_slot::median, human_style::duration},
+                       {"samples", line_slot::samples, human_style::grouped},
+                       {"verdict", line_slot::verdict, human_style::plain},
+                       {"disturbed", line_slot::disturbed, human_style::grouped},
+                       {"confirmed", line_slot::confirmed, human_style::plain},
+                       {"floor", line_slot::floor, human_style::duration},
+                       {"iterations", line_slot::iterations, human_style::grouped},
+                       {"per_iteration", line_slot::per_iteration, human_style::duration},
+                       {"ns_per_iteration", line_slot::ns_per_iteration, human_style::two_decimals},
+                       {"items_per_second", line_slot::items_per_second, human_style::item_rate},
+                       {"bytes_per_second", line_slot::bytes_per_second, human_style::byte_rate},
+                   }});
 }  // namespace detail
 
 // The positional tokens {0} {1} {2} are profile()'s: runs, seconds, calls per second.

@@ -454,8 +454,8 @@ class fresh_input_session final : public workload_session {
 
 // The workload `fn` under `name`, not registered anywhere (register_workload registers one).
 template <class F>
-requires(std::is_invocable_v<F&> ||
-         std::is_invocable_v<F&, std::int64_t>) workload make_workload(std::string name, F fn) {
+requires(std::is_invocable_v<F&> || std::is_invocable_v<F&, std::int64_t>) workload
+    make_workload(std::string name, F fn) {
   constexpr bool returns_count = detail::is_count<detail::result_of<F>>;
   return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
                   returns_count);
