@@ -230,7 +230,8 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
     const double ns = p.values[i] * ns_per_tick;
     row["repetition_index"] = i;
     row["threads"] = 1;
-    row["iterations"] = p.batch;
+    // Samples another tool took keep its iteration count and its counters.
+    row["iterations"] = i < p.sample_iterations.size() ? p.sample_iterations[i] : p.batch;
     row["real_time"] = ns;
     row["cpu_time"] = ns;
     row["time_unit"] = "ns";
@@ -241,6 +242,11 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
     if (!p.blocks.empty()) row["block"] = p.block_of(i) + 1;
     row["host_slowdown"] = static_cast<bool>(p.host_slowdown[i]);
     if (!p.context_switch.empty()) row["context_switch"] = static_cast<bool>(p.context_switch[i]);
+    if (i < p.sample_counters.size()) {
+      for (const auto& [counter, value] : p.sample_counters[i]) {
+        if (!row.contains(counter)) row[counter] = value;
+      }
+    }
     rows.push_back(std::move(row));
   }
   // Google Benchmark writes aggregates only over two or more repetitions.
@@ -305,6 +311,12 @@ void write_json_report(std::ostream& out, const report_model& model) {
       {"options", options_json(report.options)},
       {"doctor", c.doctor ? json(doctor::to_json(*c.doctor)) : json(nullptr)},
       {"history", history_json(report.history)},
+      {"source", report.source ? json{{"tool", report.source->tool},
+                                      {"command", report.source->command},
+                                      {"sample", report.source->sample},
+                                      {"plan", report.source->plan},
+                                      {"warmup", report.source->warmup}}
+                               : json(nullptr)},
       {"workloads", workloads}};
   const json document = {
       {"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", rows}};
