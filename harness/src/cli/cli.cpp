@@ -62,7 +62,9 @@ void refuse_repeats_and_extras(CLI::App& root, const std::string& program) {
     }
   }
   for (CLI::App* app : apps_of(root)) {
-    const std::vector<std::string> extras = app->remaining(false);
+    std::vector<std::string> extras = app->remaining(false);
+    // CLI11 2.1 keeps the `--` that ends the options among them (gbench's -- BINARY): no extra.
+    std::erase(extras, std::string("--"));
     if (extras.empty()) continue;
     const std::string command = app == &root ? program : program + " " + app->get_name();
     const std::string& first = extras.front();
@@ -201,6 +203,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_clocks_command(app, ctx);
   add_doctor_command(app, ctx);
   add_compare_command(app, ctx);
+  add_gbench_command(app, ctx);
   prepare_for_our_words(app);
 
   try {
