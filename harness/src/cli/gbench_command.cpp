@@ -99,10 +99,12 @@ gbench::settings settings_from(const gbench_flags& f, run_options& options) {
   s.args.assign(f.command.begin() + 1, f.command.end());
   gbench::check_binary_args(s.args);
   if (const std::string why = platform::cannot_execute(s.binary); !why.empty()) {
-    throw usage_error(
-        fmt::format("gbench: cannot run '{}': {}; give the path of a Google "
-                    "Benchmark binary (./my_benchmarks, not just its name)",
-                    s.binary.string(), why));
+    throw usage_error(fmt::format(
+        "gbench: cannot run '{}': {}; give the path of a Google Benchmark binary{}",
+        s.binary.string(), why,
+        // No PATH search: a bare name is a file in the current folder.
+        s.binary.has_parent_path() ? ""
+                                   : " (the PATH is not searched: give ./NAME or its full path)"));
   }
   s.repetitions = options.samples;
   s.blocks = options.blocks;
@@ -249,14 +251,16 @@ void add_gbench_command(CLI::App& root, context& ctx) {
                   "(--benchmark_filter=... and others pass through)");
   cmd->footer(
       "The harness sets --benchmark_repetitions, --benchmark_out, --benchmark_out_format, "
-      "--benchmark_min_time and --benchmark_min_warmup_time itself; giving one is refused.\n"
+      "--benchmark_min_time and --benchmark_min_warmup_time itself; those, --benchmark_format, "
+      "--benchmark_report_aggregates_only, --benchmark_list_tests and --benchmark_dry_run are "
+      "refused. The binary is run as given: the PATH is not searched.\n"
       "Exit codes: 0 ok; 2 bad input (also a BINARY that does not exist or is not executable); "
-      "3 a benchmark reported an error (SkipWithError); 5 the binary failed (crashed, exited "
-      "non-zero, wrote no Google Benchmark JSON); 130/143 interrupted.\n"
+      "3 a benchmark reported an error (SkipWithError); 5 the binary failed (could not start, "
+      "crashed, exited non-zero, wrote no Google Benchmark JSON); 130/143 interrupted.\n"
       "Examples:\n"
       "  harness gbench -- ./my_benchmarks\n"
       "  harness gbench -n 10 --cpu 2 -o report.json -- ./my_benchmarks "
-      "--benchmark_filter=BM_sort");
+      "--benchmark_filter=BM_sort\n");
   cmd->callback(
       [&ctx, flags] { ctx.action = [&ctx, flags] { return gbench_action(*flags, ctx); }; });
 }

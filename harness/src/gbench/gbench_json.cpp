@@ -130,33 +130,36 @@ output parse_output(std::string_view text) {
 }
 
 void check_binary_args(const std::vector<std::string>& args) {
-  struct owned {
+  struct refused {
     std::string_view flag;
-    std::string_view instead;
+    std::string_view why;
   };
-  static constexpr std::array<owned, 10> kOwned{{
-      {"--benchmark_repetitions", "give -n N (the repetitions of each phase) and --blocks B"},
-      {"--benchmark_out", "give -o FILE for the harness's report"},
-      {"--benchmark_out_format", "give -o FILE (its extension, or --format, sets the format)"},
-      {"--benchmark_format", "give --format for the harness's report on stdout"},
-      {"--benchmark_min_time", "give --min-time D (the length of one repetition)"},
-      {"--benchmark_min_warmup_time", "give --warmup D"},
+  static constexpr std::array<refused, 9> kRefused{{
+      {"--benchmark_repetitions",
+       "harness gbench sets it itself: -n N gives the repetitions of each phase, --blocks B the "
+       "invocations they are spread over"},
+      {"--benchmark_out", "harness gbench sets it itself: -o FILE writes the harness's report"},
+      {"--benchmark_out_format",
+       "harness gbench sets it itself: -o FILE writes the harness's report, in the format of its "
+       "extension or --format"},
+      {"--benchmark_format",
+       "harness gbench reads the binary's JSON file, not its stdout: --format sets the format of "
+       "the harness's report"},
+      {"--benchmark_min_time", "harness gbench sets it itself: give --min-time D"},
+      {"--benchmark_min_warmup_time",
+       "harness gbench sets it itself for the prepared invocations: give --warmup D"},
       {"--benchmark_report_aggregates_only",
-       "the harness reads every repetition and computes its own statistics"},
-      {"--benchmark_display_aggregates_only",
-       "the harness reads every repetition and computes its own statistics"},
-      {"--benchmark_list_tests", "run the binary alone to list its benchmarks"},
-      {"--benchmark_dry_run", "run the binary alone for a dry run"},
+       "it leaves the repetitions out of the JSON file, and harness gbench needs each one (it "
+       "computes its own statistics)"},
+      {"--benchmark_list_tests",
+       "it lists the benchmarks instead of running them: run the binary alone for the list"},
+      {"--benchmark_dry_run", "it runs each benchmark without measuring it: nothing to report"},
   }};
   for (const std::string& arg : args) {
     const std::string_view flag = std::string_view(arg).substr(0, arg.find('='));
-    for (const owned& o : kOwned) {
-      if (flag == o.flag) {
-        throw usage_error(fmt::format(
-            "gbench: '{}': harness gbench sets {} itself and cannot pass yours on; drop it "
-            "({})",
-            arg, o.flag, o.instead));
-      }
+    for (const refused& r : kRefused) {
+      if (flag == r.flag)
+        throw usage_error(fmt::format("gbench: '{}' is refused: {}; drop it", arg, r.why));
     }
   }
 }
@@ -178,28 +181,31 @@ void add_invocation(std::vector<workload_result>& results, const output& out, ph
     workload_result& r = *it;
     if (r.failed()) continue;
     std::optional<phase_result>& slot = phase == phase_kind::baseline ? r.baseline : r.prepared;
+    const auto index = static_cast<std::size_t>(it - results.begin());
+    const bool new_block = std::find(touched.begin(), touched.end(), index) == touched.end();
+    if (new_block) touched.push_back(index);
+    if (rep.error) {
+      // Where: the sample it would have been, in the block this invocation is (a phase that took
+      // no sample is not made).
+      const std::size_t taken = slot ? slot->values.size() : 0;
+      const std::size_t blocks = slot ? slot->blocks.size() : 0;
+      r.failure = workload_failure{
+          .message =
+              fmt::format("Google Benchmark reported an error (SkipWithError): {}", *rep.error),
+          .threw = false,
+          .stage = phase == phase_kind::baseline ? run_stage::baseline : run_stage::prepared,
+          .sample = taken + 1,
+          .block = blocks + (new_block || blocks == 0 ? 1 : 0),
+          .calls_per_sample = std::max<std::uint64_t>(rep.iterations, 1)};
+      continue;
+    }
     if (!slot) {
       slot.emplace();
       slot->kind = phase;
       slot->batch = 1;
     }
     phase_result& p = *slot;
-    const auto index = static_cast<std::size_t>(it - results.begin());
-    if (std::find(touched.begin(), touched.end(), index) == touched.end()) {
-      touched.push_back(index);
-      p.blocks.push_back({p.values.size(), 0, start_seconds, 0});
-    }
-    if (rep.error) {
-      r.failure = workload_failure{
-          .message =
-              fmt::format("Google Benchmark reported an error (SkipWithError): {}", *rep.error),
-          .threw = false,
-          .stage = phase == phase_kind::baseline ? run_stage::baseline : run_stage::prepared,
-          .sample = p.values.size() + 1,
-          .block = p.blocks.size(),
-          .calls_per_sample = std::max<std::uint64_t>(rep.iterations, 1)};
-      continue;
-    }
+    if (new_block || p.blocks.empty()) p.blocks.push_back({p.values.size(), 0, start_seconds, 0});
     p.values.push_back(rep.real_ns);
     p.host_slowdown.push_back(false);
     p.blocks.back().count += 1;
@@ -215,13 +221,6 @@ void add_invocation(std::vector<workload_result>& results, const output& out, ph
     if (rep.bytes_per_second && !r.bytes_per_call)
       r.bytes_per_call = *rep.bytes_per_second * seconds;
     if (r.iterations_per_call == 0) r.iterations_per_call = 1;
-  }
-  // A failed benchmark's empty block holds nothing to check.
-  for (workload_result& r : results) {
-    for (auto* slot : {&r.baseline, &r.prepared}) {
-      if (*slot && !(*slot)->blocks.empty() && (*slot)->blocks.back().count == 0)
-        (*slot)->blocks.pop_back();
-    }
   }
 }
 

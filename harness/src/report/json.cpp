@@ -311,13 +311,15 @@ void write_json_report(std::ostream& out, const report_model& model) {
       {"options", options_json(report.options)},
       {"doctor", c.doctor ? json(doctor::to_json(*c.doctor)) : json(nullptr)},
       {"history", history_json(report.history)},
-      {"source", report.source ? json{{"tool", report.source->tool},
-                                      {"command", report.source->command},
-                                      {"sample", report.source->sample},
-                                      {"plan", report.source->plan},
-                                      {"warmup", report.source->warmup}}
-                               : json(nullptr)},
       {"workloads", workloads}};
+  // Only a report of samples another tool took (harness gbench) has a source.
+  if (report.source) {
+    harness_block["source"] = {{"tool", report.source->tool},
+                               {"command", report.source->command},
+                               {"sample", report.source->sample},
+                               {"plan", report.source->plan},
+                               {"warmup", report.source->warmup}};
+  }
   const json document = {
       {"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", rows}};
   // Replace rather than throw on bytes that are not UTF-8 (a workload's error message may hold
