@@ -95,6 +95,7 @@ else
 fi
 if expect 0 harness-compare -- compare "$work/b.json" "$work/b.json"; then
   contains out "BM_copy/4096" harness-compare
+  contains out "prepared phases: one sample = one repetition: Google Benchmark's real_time" harness-compare
 fi
 
 # The other formats.

@@ -203,6 +203,24 @@ TEST(GbenchResults, ASkippedBenchmarkIsItsFailureAndTakesNoMoreSamples) {
   EXPECT_FALSE(results[0].failed());
 }
 
+TEST(GbenchBinary, WhatCannotBeExecutedIsFoundBeforeAnythingRuns) {
+  const harness::testing::scratch_folder dir("gbench-exec");
+  const auto file = [&](const char* name, std::filesystem::perms perms) {
+    const std::filesystem::path p = dir.path() / name;
+    std::ofstream(p) << "#!/bin/sh\nexit 0\n";
+    std::filesystem::permissions(p, perms);
+    return p;
+  };
+  using std::filesystem::perms;
+  EXPECT_EQ(platform::cannot_execute(file("runs", perms::owner_all)), "");
+#ifndef _WIN32
+  EXPECT_THAT(platform::cannot_execute(file("plain", perms::owner_read | perms::owner_write)),
+              HasSubstr("not executable"));
+#endif
+  EXPECT_THAT(platform::cannot_execute(dir.path() / "missing"), HasSubstr("No such file"));
+  EXPECT_EQ(platform::cannot_execute(dir.path()), "it is a directory");
+}
+
 // A child that does what its script says when released: writes the JSON file named by its
 // --benchmark_out, and ends (or runs until stopped).
 struct fake_behaviour {

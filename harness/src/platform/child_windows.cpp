@@ -22,7 +22,7 @@ std::unique_ptr<process_launcher> make_native_launcher() {
 
 std::string cannot_execute(const std::filesystem::path& program) {
   std::error_code ec;
-  if (!std::filesystem::exists(program, ec)) return "no such file";
+  if (!std::filesystem::exists(program, ec)) return "No such file or directory";
   if (std::filesystem::is_directory(program, ec)) return "it is a directory";
   return {};
 }
