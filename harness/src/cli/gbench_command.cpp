@@ -131,6 +131,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   const doctor::doctor_report health = ctx.host.doctor(checkup);
   if (!f.run.no_pin) options.cpu = health.cpu;
   s.cpu = options.cpu;
+  if (progress->enabled()) s.progress = [progress](std::string_view text) { progress->show(text); };
 
   gbench::outcome outcome;
   {

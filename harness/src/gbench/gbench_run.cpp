@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <sstream>
@@ -150,6 +152,10 @@ outcome run(const settings& s, platform::process_launcher& launcher) {
         const std::filesystem::path json_file = s.work_dir / (stem + ".json");
         platform::child_spec spec{s.binary, invocation_args(s, sizes[b], prepared, json_file),
                                   s.work_dir / (stem + ".out"), s.work_dir / (stem + ".err")};
+        if (s.progress) {
+          s.progress(fmt::format("{} invocation {} of {} ({} repetitions)", names_of(phase).label,
+                                 b + 1, sizes.size(), sizes[b]));
+        }
         const double start_seconds = seconds_between(phase_start, steady::now());
         std::unique_ptr<platform::child_process> child;
         try {
