@@ -151,5 +151,20 @@ contains out "INTERRUPTED" sigterm
 contains err "interrupted" sigterm
 no_fixture_left sigterm
 
+# SIGINT likewise, before the first invocation has reported anything: exit 130, no report.
+GBENCH_FIXTURE_SLEEP_MS=2 "$harness" gbench -n 2 --blocks 2 --warmup 0 --min-time 2s \
+  --log-level info -- "$fixture" --benchmark_filter=BM_sleep >"$work/out" 2>"$work/err" &
+pid=$!
+for _ in $(seq 1 200); do
+  [ "$(grep -c "invocation .* pid " "$work/err")" -ge 1 ] && break
+  sleep 0.05
+done
+kill -INT "$pid"
+wait "$pid"
+got=$?
+[ "$got" -eq 130 ] && pass || fail "sigint: exit $got, expected 130"
+contains err "interrupted before the binary reported anything" sigint
+no_fixture_left sigint
+
 echo "gbench e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
