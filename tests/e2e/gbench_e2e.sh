@@ -134,6 +134,23 @@ if expect 5 no-match -- gbench "${tiny[@]}" -- "$fixture" --benchmark_filter=not
 fi
 no_fixture_left failures
 
+# Without the right to raise priority (as nobody): nice -20 refused on the child, with the system's
+# reason, and the run goes on.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  cp "$harness" "$work/harness-copy" && cp "$fixture" "$work/fixture-copy"
+  chmod 755 "$work" "$work/harness-copy" "$work/fixture-copy" && chmod 1777 "$TMPDIR"
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$work/harness-copy" gbench "${tiny[@]}" -- \
+    "$work/fixture-copy" --benchmark_filter=BM_sum >"$work/out" 2>"$work/err"
+  code=$?
+  [ "$code" -eq 0 ] && pass || fail "non-root: exit code $code"
+  contains out "nice -20 (setpriority): REFUSED: Permission denied (EACCES)" non-root
+  contains out "  prepared: 4 samples" non-root
+  if pgrep -f -- "^$work/fixture-copy" >/dev/null; then fail "non-root: left running"; else pass; fi
+  no_fixture_left non-root
+else
+  echo "SKIP: non-root gbench (needs root and setpriv to drop privileges)"
+fi
+
 # SIGTERM while the binary runs: passed on, the results so far reported, exit 143, nothing left.
 GBENCH_FIXTURE_SLEEP_MS=2 "$harness" gbench -n 4 --blocks 4 --warmup 0 --min-time 300ms \
   --log-level info -- "$fixture" --benchmark_filter=BM_sleep >"$work/out" 2>"$work/err" &
