@@ -260,7 +260,7 @@ class fake_child final : public platform::child_process {
   }
   void resume() override {
     log_.calls.push_back("resume");
-    std::ofstream(spec_.err_file) << b_.stderr_text;
+    std::ofstream(spec_.err_file, std::ios::binary) << b_.stderr_text;
     const std::string text = b_.json ? b_.json(n_) : std::string();
     if (!text.empty()) {
       for (const std::string& a : spec_.args) {
@@ -369,12 +369,13 @@ TEST_F(GbenchRun, AStopIsPassedOnAndWhatCameBeforeIsKept) {
 }
 
 TEST_F(GbenchRun, ABinaryThatFailsIsTheRunsFailureWithItsStderr) {
-  launcher.behaviour.exit = {true, SIGSEGV};
-  launcher.behaviour.stderr_text = "first\nsecond line of the crash\n";
+  launcher.behaviour.exit = {false, 7};  // a crash is the e2e test's (gbench_e2e.sh)
+  launcher.behaviour.stderr_text = "first\r\nsecond line of the crash\r\n";  // as on Windows
   const outcome o = run(s, launcher);
   ASSERT_TRUE(o.failure);
-  EXPECT_THAT(*o.failure, HasSubstr("'./bench' (baseline invocation 1 of 2) was killed by signal"));
-  EXPECT_THAT(*o.failure, HasSubstr("    | second line of the crash"));
+  EXPECT_THAT(*o.failure, HasSubstr("'./bench' (baseline invocation 1 of 2) exited with status 7"));
+  EXPECT_THAT(*o.failure, HasSubstr("    | first\n    | second line of the crash"));
+  EXPECT_THAT(*o.failure, ::testing::Not(HasSubstr("\r")));
   EXPECT_EQ(launcher.log.args.size(), 1u);
   EXPECT_TRUE(o.results.empty());
 }

@@ -100,6 +100,7 @@ std::string tail_of(const std::filesystem::path& file, std::size_t lines) {
   std::deque<std::string> last;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // a Windows binary's CRLF
     last.push_back(std::move(line));
     if (last.size() > lines) last.pop_front();
   }
