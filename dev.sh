@@ -17,6 +17,7 @@ run_packages=(
   libspdlog-dev libfmt-dev           # logging and formatting
   libcli11-dev                       # every command-line option
   nlohmann-json3-dev                 # JSON output
+  libjs-chart.js                     # Chart.js 3, embedded in the HTML report at build time
 )
 # And what the tests need besides (./dev.sh test, ./dev.sh package):
 test_packages=(
@@ -29,6 +30,7 @@ test_packages=(
   clang-format-14                    # the style check: every C++ file as .clang-format says
   ccache                             # the consumer test compiles the library once for three builds
   dpkg-dev                           # cpack -G DEB, and dpkg-deb for the package test
+  chromium                           # html_e2e: the HTML pages rendered in headless Chromium
 )
 
 install_missing() {

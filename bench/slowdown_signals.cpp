@@ -137,11 +137,14 @@ std::vector<window> measure(const options& opt, const harness::workload_instance
   const auto total_ticks = static_cast<std::uint64_t>(opt.seconds * tps);
   const auto warmup_ticks = static_cast<std::uint64_t>(opt.warmup_ms * 1e-3 * tps);
 
-  // One round: a workload sample, then each probe, as in the measured run.
+  // One round: a workload sample, then each probe, as in the measured run. The session (the
+  // setup's state, if any) is made once, as the harness makes it, outside the timing.
+  const std::unique_ptr<harness::workload_session> session = workload.start();
   window cur;
   const auto round = [&] {
+    session->before_sample(1);
     const std::uint64_t start = clock.now();
-    workload.run(1);
+    session->run(1);
     const std::uint64_t stop = clock.now();
     cur.workload_min = std::min(cur.workload_min, stop - start);
     cur.multiply_min = std::min(

@@ -136,11 +136,13 @@ HARNESS_WORKLOAD(empty).description("Does nothing: what a sample costs with no w
 HARNESS_WORKLOAD(sort_ints)
     .description("Copies ARG random ints (fixed seed) and std::sorts the copy")
     .default_arg(10'000)
-    .min_arg(0);
+    .min_arg(0)
+    .items_per_call([](std::int64_t count) { return count; });
 HARNESS_WORKLOAD(memcpy_bytes)
     .description("memcpy of ARG bytes between two buffers")
     .default_arg(65'536)
-    .min_arg(0);
+    .min_arg(0)
+    .bytes_per_call([](std::int64_t bytes) { return bytes; });
 HARNESS_WORKLOAD(unordered_map_insert)
     .description("ARG inserts into a fresh std::unordered_map<int64, int64>")
     .default_arg(1'000)

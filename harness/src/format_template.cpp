@@ -80,6 +80,38 @@ void append_duration(std::string& out, double seconds) {
   fmt::format_to(std::back_inserter(out), "{:.{}f} {}", scaled, decimals, chosen->name);
 }
 
+// A rate with the prefix that puts it in [1, base) ("" k M G T P, or "" Ki Mi Gi Ti Pi), about
+// four significant digits: "87.08 GiB/s", "12.35 M items/s", "512.0 B/s".
+void append_rate(std::string& out, double per_second, bool binary) {
+  static constexpr std::string_view kDecimal[] = {"", "k", "M", "G", "T", "P"};
+  static constexpr std::string_view kBinary[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+  const double base = binary ? 1024.0 : 1000.0;
+  double scaled = per_second;
+  std::size_t prefix = 0;
+  const auto decimals = [](double v) {
+    const double m = std::fabs(v);
+    return m < 10 ? 3 : (m < 100 ? 2 : 1);
+  };
+  // Rounded as printed, so 999.96 k becomes 1.000 M rather than "1000.0 k".
+  const auto rounded = [&decimals](double v) {
+    const double scale = std::pow(10.0, decimals(v));
+    return std::round(v * scale) / scale;
+  };
+  while (prefix + 1 < std::size(kDecimal) && std::fabs(rounded(scaled)) >= base) {
+    scaled /= base;
+    ++prefix;
+  }
+  const std::string_view name = binary ? kBinary[prefix] : kDecimal[prefix];
+  if (binary) {
+    fmt::format_to(std::back_inserter(out), "{:.{}f} {}B/s", scaled, decimals(scaled), name);
+  } else {
+    fmt::format_to(std::back_inserter(out), "{:.{}f} {}{}items/s", scaled, decimals(scaled), name,
+                   name.empty() ? "" : " ");
+  }
+}
+
+}  // namespace
+
 void append_human_real(std::string& out, double value, human_style style) {
   switch (style) {
     case human_style::plain:
@@ -105,8 +137,23 @@ void append_human_real(std::string& out, double value, human_style style) {
     case human_style::percent:
       fmt::format_to(std::back_inserter(out), "{:.2f}%", value * 100.0);
       return;
+    case human_style::item_rate:
+      append_rate(out, value, false);
+      return;
+    case human_style::byte_rate:
+      append_rate(out, value, true);
+      return;
   }
 }
+
+std::string human_text(double value, human_style style) {
+  std::string out;
+  if (!std::isfinite(value)) return "n/a";
+  append_human_real(out, value, style);
+  return out;
+}
+
+namespace {
 
 template <typename Integer>
 void append_human_integer(std::string& out, Integer value, human_style style) {

@@ -168,6 +168,26 @@ bad compare-threshold-twice "--threshold: given 2 times" -- compare --threshold 
 bad compare-format "--format: invalid value 'xml'" -- compare --format xml "$box/good.json" \
   "$box/good.json"
 
+# --- report, and the HTML pages of compare and clocks (issue 18) ---------------------------------
+bad report-nothing "REPORT is required" -- report
+bad report-missing "cannot read '$box/missing.json': No such file or directory" -- \
+  report "$box/missing.json" -o "$box/r.html"
+bad report-folder "cannot read '$box/folder': it is a folder" -- report "$box/folder" \
+  -o "$box/r.html"
+bad report-not-json "$box/notes.txt: not JSON" -- report "$box/notes.txt" -o "$box/r.html"
+bad report-not-harness "not a harness JSON report" -- report "$box/real/target.json" \
+  -o "$box/r.html"
+bad report-output-extension "harness report writes an HTML page; name a file ending in .html" -- \
+  report "$box/good.json" -o "$box/r.json"
+bad report-output-folder "--output: " -- report "$box/good.json" -o "$box/folder"
+bad report-output-empty "--output: the path is empty" -- report "$box/good.json" -o ''
+bad report-two-inputs "unexpected argument '$box/good.json' to harness report" -- \
+  report "$box/good.json" "$box/good.json"
+bad clocks-format "--format: invalid value 'pdf': clocks writes text, json or html" -- \
+  clocks --format pdf
+bad clocks-json-and-html "--json and --format html both say what to print" -- \
+  clocks --json --format html
+
 # --- gbench ---------------------------------------------------------------------------------------
 bad gbench-nothing "gbench: give the Google Benchmark binary to run after --" -- gbench
 bad gbench-missing "gbench: cannot run '$box/missing': No such file or directory" -- \

@@ -50,6 +50,24 @@ else
   echo "SKIP: compare.py: $compare or scipy for /usr/bin/python3 is missing"
 fi
 
+# Throughput (issue 16): memcpy_bytes declares its bytes per call: GiB/s in the console, Google
+# Benchmark's bytes_per_second on the JSON rows, which compare.py still reads, schema intact.
+if expect 0 throughput -- -w memcpy_bytes -n 5 --warmup 10ms --blocks 1 -o "$work/bytes.json"; then
+  contains out "GiB/s at the minimum" throughput
+  contains out "bytes/s" throughput
+  if grep -q '"bytes_per_second": [0-9]' "$work/bytes.json"; then pass; else
+    fail "throughput: no bytes_per_second row in the JSON"
+  fi
+  if python3 "${schema_check[@]}" "$work/bytes.json"; then pass; else fail "bytes.json breaks the schema"; fi
+  if [ -f "$compare" ] && /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
+    if /usr/bin/python3 "$compare" benchmarks "$work/bytes.json" "$work/bytes.json" >"$work/cmp" 2>&1; then
+      contains cmp "memcpy_bytes/65536 " throughput-compare
+    else
+      fail "compare.py refused a JSON file with bytes_per_second"
+    fi
+  fi
+fi
+
 # --format json on stdout is the JSON alone; --format csv one row per sample.
 if expect 0 json-stdout -- "${tiny[@]}" --no-baseline --format json; then
   if python3 "${schema_check[@]}" "$work/out"; then pass; else fail "stdout JSON breaks the schema"; fi
@@ -70,7 +88,7 @@ if head -1 "$work/r.json" | grep -qF "workload,phase"; then pass; else fail "--f
 # Usage errors: exit 2, naming the value and what is accepted; nothing is run or written.
 if expect 2 bad-format -- "${tiny[@]}" --format xml; then
   contains err "'xml'" bad-format
-  contains err "console, json, csv or markdown" bad-format
+  contains err "console, json, csv, markdown or html" bad-format
 fi
 if expect 2 bad-extension -- "${tiny[@]}" -o "$work/r.xlsx"; then
   contains err "'.xlsx'" bad-extension

@@ -676,7 +676,7 @@ TEST_F(CompareCommand, BadInputExitsTwoNamingIt) {
                                "0.02"));
   r = compare({"--format", "xml", a, a});
   EXPECT_EQ(r.code, cli::exit_usage);
-  EXPECT_THAT(r.err, HasSubstr("--format: invalid value 'xml': compare writes text or json"));
+  EXPECT_THAT(r.err, HasSubstr("--format: invalid value 'xml': compare writes text, json or html"));
 }
 
 }  // namespace

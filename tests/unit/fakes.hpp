@@ -119,12 +119,9 @@ class forwarding_os : public platform::os_interface {
   platform::os_interface& to_;
 };
 
-// A workload made from a callable, as HARNESS_WORKLOAD_NAMED would register it.
-template <class F>
-workload make_workload(std::string name, F fn) {
-  return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
-                  detail::is_count<detail::result_of<F>>);
-}
+// A workload made from a callable (or with_setup / with_fresh_input), as HARNESS_WORKLOAD_NAMED
+// would register it.
+using harness::make_workload;
 
 // The clock's facts for exact tests: a step of 1 tick, measured.
 inline clock_facts facts_of(const stepping_clock& clock) {

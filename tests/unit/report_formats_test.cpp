@@ -144,6 +144,7 @@ run_report synthetic_report() {
 
   workload_result b;
   b.name = "memcpy_bytes/64";
+  b.bytes_per_call = 64;  // declared: the reports show bytes/s
   b.batch = 64;
   b.batch_calibrated = true;
   b.build = {false, true};  // registered from a debug build: the report says so
@@ -315,14 +316,17 @@ TEST(ReportCsv, OneRowPerSampleQuotedWhereNeeded) {
   while (std::getline(lines, line))
     ++n;
   EXPECT_EQ(n, 1u + (1 + 12 + 12) + 5 + 2 + (1 + 1));
-  // The last columns are the block, empty in a phase without blocks, and the error.
-  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,,,\n"));
-  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1,1,\n"));
-  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,4,1001,500.5,0,1041,1,0,0,2,\n"));
-  EXPECT_THAT(csv, HasSubstr("memcpy_bytes/64,prepared,1,12.25,6.125,0,824,64,0,,1,\n"));
+  // The last columns are the block, empty in a phase without blocks, ns per iteration (the
+  // workload returned 1000 per call), items/s and bytes/s (when declared), and the error.
+  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,,,,,,\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1,1,0.501,,,\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,4,1001,500.5,0,1041,1,0,0,2,0.5005,,,\n"));
+  // 64 bytes in 6.125 ns.
+  EXPECT_THAT(csv, HasSubstr("memcpy_bytes/64,prepared,1,12.25,6.125,0,824,64,0,,1,,,"
+                             "10448979591.836735,\n"));
   // A failure: the stage, the 0-based sample, its block, what it threw; no figures.
-  EXPECT_THAT(
-      csv, HasSubstr("throws/3,baseline,2,,,,,1,,,1,\"threw: boom, said the \"\"workload\"\"\"\n"));
+  EXPECT_THAT(csv, HasSubstr("throws/3,baseline,2,,,,,1,,,1,,,,\"threw: boom, said the "
+                             "\"\"workload\"\"\"\n"));
 }
 
 TEST(ReportMarkdown, TableEscapesCells) {
@@ -356,10 +360,10 @@ TEST(ReportConsole, NarrowTerminalDropsLessImportantColumns) {
   EXPECT_THAT(header, HasSubstr("floor"));
   EXPECT_THAT(header, Not(HasSubstr("max")));
   EXPECT_THAT(header, Not(HasSubstr("median")));
-  // Least important first: the full table needs 133 columns (a failure's
-  // "FAILED at sample 3" widens the verdict), dropping these leaves 69.
-  EXPECT_THAT(text,
-              HasSubstr("not shown: spread, max, disturbed, samples, min time, spread %, median"));
+  // Least important first (a failure's "FAILED at sample 3" widens the verdict); the rate columns
+  // go with the minimum's time.
+  EXPECT_THAT(text, HasSubstr("not shown: spread, max, disturbed, samples, bytes/s, time/iter, min "
+                              "time, spread %, median"));
 }
 
 TEST(ReportConsole, PictureSharesOneScale) {
@@ -394,7 +398,7 @@ TEST(ReportFormat, ParsesNamesAndRejectsOthers) {
     FAIL() << "xml accepted";
   } catch (const usage_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("'xml'"));
-    EXPECT_THAT(e.what(), HasSubstr("console, json, csv or markdown"));
+    EXPECT_THAT(e.what(), HasSubstr("console, json, csv, markdown or html"));
   }
 }
 

@@ -18,12 +18,31 @@
 
 namespace harness {
 
+// A figure derived from the time per call at the phase's minimum (the fastest sample: the
+// highest rate) and at its median.
+struct at_min_median {
+  double at_min = 0;
+  double at_median = 0;
+};
+// Time per iteration and throughput of a phase, from its minimum and median per call: seconds per
+// iteration when the workload reported iterations, items/s and bytes/s when it declared what a
+// call processes (workload_result::items_per_call / bytes_per_call). nullopt: not reported or
+// declared, or a minimum at or below 0 (no rate means anything then).
+struct phase_rates {
+  std::optional<at_min_median> seconds_per_iteration;
+  std::optional<at_min_median> items_per_second;
+  std::optional<at_min_median> bytes_per_second;
+};
+phase_rates rates_of(const stats::phase_statistics& s, const workload_result& result,
+                     double ticks_per_second);
+
 // Statistics of one phase over all samples and over its undisturbed ones, and the verdict.
 struct phase_analysis {
   const phase_result* phase = nullptr;  // the raw phase it was made from
   stats::phase_statistics all;
   std::optional<stats::phase_statistics> clean;  // only when some samples were disturbed
   std::optional<stats::verdict> verdict;         // none for the first call
+  phase_rates rates;                             // over all samples
 };
 // The first call gets its statistics only; the other phases their verdict too, judged with the
 // clock's granularity per call.

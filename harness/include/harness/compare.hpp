@@ -169,4 +169,9 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
 void write_json(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
                 const std::vector<run_file>& b, const gate_result& gate, int exit_code);
 
+// The same document in a self-contained HTML page that draws each workload's two floors with
+// their intervals and the verdict (docs/output.md, "HTML").
+void write_html(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
+                const std::vector<run_file>& b, const gate_result& gate, int exit_code);
+
 }  // namespace harness::compare

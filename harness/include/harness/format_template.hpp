@@ -50,7 +50,15 @@ enum class human_style : std::uint8_t {
                  // "0.00123", never "0.00" for a value that is not 0
   duration,  // a number of seconds in the unit (ns, µs, ms, s) that puts it in [1, 1000): "12.3 µs"
   percent,  // a fraction as a percentage with two decimals: 0.0125 prints "1.25%"
+  item_rate,  // per second, with an SI prefix and four significant digits: "12.35 M items/s"
+  byte_rate,  // bytes per second, with a binary prefix: "87.08 GiB/s" (1 GiB = 2^30 bytes)
 };
+
+// A value as a named field without a spec prints it: human_text(1.25e-5, human_style::duration)
+// is "12.5 µs"; "n/a" when it is not finite.
+std::string human_text(double value, human_style style);
+// Appends the same to `out`.
+void append_human_real(std::string& out, double value, human_style style);
 
 struct named_token {
   std::string_view name;  // as written between the braces

@@ -1,5 +1,5 @@
-// The writers of a run's report: console, JSON, CSV and Markdown, each a pure function of the
-// report model (analysis.hpp).
+// The writers of a run's report: console, JSON, CSV, Markdown and HTML, each a pure function of
+// the report model (analysis.hpp).
 //
 // The console report follows the Stopwatch article: every sample in ticks and ms with the lowest
 // and highest marked, then the statistics and a verdict per phase, a picture of each phase's
@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <iosfwd>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "harness/analysis.hpp"
@@ -27,13 +28,13 @@ namespace harness {
 
 // ---- formats ---------------------------------------------------------------------------------
 
-enum class report_format { console, json, csv, markdown };
+enum class report_format { console, json, csv, markdown, html };
 std::string_view to_string(report_format format) noexcept;
 
-// "console", "json", "csv" or "markdown"; anything else throws usage_error naming it.
+// "console", "json", "csv", "markdown" or "html"; anything else throws usage_error naming it.
 report_format parse_report_format(std::string_view text);
-// The format a file's extension asks for (.json, .csv, .md or .markdown, .txt for console), or
-// nullopt for any other extension.
+// The format a file's extension asks for (.json, .csv, .md or .markdown, .txt for console, .html
+// or .htm), or nullopt for any other extension.
 std::optional<report_format> format_for_extension(const std::filesystem::path& path);
 // The format to write `path` in: `chosen` when given, else by extension; throws usage_error
 // naming the extension and the accepted ones when there is neither.
@@ -64,6 +65,16 @@ void write_json_report(std::ostream& out, const report_model& model);
 void write_csv_report(std::ostream& out, const report_model& model);
 // The summary table as GitHub-flavoured Markdown.
 void write_markdown_report(std::ostream& out, const report_model& model);
+
+// One self-contained page (docs/output.md, "HTML"): Chart.js and the page's script inline, no
+// network address anywhere. It carries the JSON report without its per-sample rows, and per phase
+// the samples to draw (all, or the lowest and highest of each stretch of consecutive samples when
+// there are more than kHtmlMaxDrawn, said on the page) and a histogram counted over all samples.
+inline constexpr std::size_t kHtmlMaxDrawn = 4000;
+void write_html_report(std::ostream& out, const report_model& model);
+// The same page from a JSON report the harness wrote (`harness report FILE.json`). Throws
+// usage_error naming `source` when the text is not JSON or not a harness report this build reads.
+void write_html_from_json(std::ostream& out, std::istream& json_text, const std::string& source);
 
 void write_report(std::ostream& out, const report_model& model, report_format format,
                   const console_style& style = {});

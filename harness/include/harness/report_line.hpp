@@ -22,6 +22,14 @@
 //   {confirmed}   yes when the phase's floor is confirmed by its blocks (floor.hpp), no when not;
 //                 n/a for the first call
 //   {floor}       the floor (the lowest block minimum) in a readable unit; with a spec, seconds
+//   {iterations}  iterations timed: runs x the iterations each call returned, grouped; n/a when the
+//                 workload returns none
+//   {per_iteration}  time / iterations (the mean per iteration) in a readable unit; with a spec,
+//                 seconds; {ns_per_iteration} the same in nanoseconds, two decimals
+//   {items_per_second} {bytes_per_second}
+//                 the items and bytes the workload declares per call, times runs, over time (the
+//                 mean rate): "12.35 M items/s", "87.08 GiB/s"; with a spec, the plain number per
+//                 second; n/a when not declared
 //   {clock}       the clock source's name
 //   {0} {1} {2}   runs, seconds, calls per second as plain numbers, as in profile()
 // Caveat: every figure is derived from ticks with the clock's ticks_per_second() (a calibrated
@@ -51,7 +59,12 @@ inline constexpr std::size_t verdict = workload + 7;
 inline constexpr std::size_t disturbed = workload + 8;
 inline constexpr std::size_t confirmed = workload + 9;
 inline constexpr std::size_t floor = workload + 10;
-inline constexpr std::size_t count = workload + 11;
+inline constexpr std::size_t iterations = workload + 11;
+inline constexpr std::size_t per_iteration = workload + 12;
+inline constexpr std::size_t ns_per_iteration = workload + 13;
+inline constexpr std::size_t items_per_second = workload + 14;
+inline constexpr std::size_t bytes_per_second = workload + 15;
+inline constexpr std::size_t count = workload + 16;
 }  // namespace line_slot
 
 namespace detail {
@@ -59,7 +72,9 @@ inline constexpr std::array<value_kind, line_slot::count> kLineSlots = join_tabl
     kProfileSlots, std::array<value_kind, line_slot::count - profile_slot::count>{
                        value_kind::text, value_kind::text, value_kind::real, value_kind::real,
                        value_kind::real, value_kind::real, value_kind::integer, value_kind::text,
-                       value_kind::integer, value_kind::text, value_kind::real});
+                       value_kind::integer, value_kind::text, value_kind::real,
+                       value_kind::integer, value_kind::real, value_kind::real, value_kind::real,
+                       value_kind::real});
 inline constexpr std::array<named_token, line_slot::count> kLineNamed =
     join_tables(kProfileNamed, std::array<named_token, line_slot::count - profile_slot::count>{{
                                    {"workload", line_slot::workload, human_style::plain},
@@ -73,6 +88,15 @@ inline constexpr std::array<named_token, line_slot::count> kLineNamed =
                                    {"disturbed", line_slot::disturbed, human_style::grouped},
                                    {"confirmed", line_slot::confirmed, human_style::plain},
                                    {"floor", line_slot::floor, human_style::duration},
+                                   {"iterations", line_slot::iterations, human_style::grouped},
+                                   {"per_iteration", line_slot::per_iteration,
+                                    human_style::duration},
+                                   {"ns_per_iteration", line_slot::ns_per_iteration,
+                                    human_style::two_decimals},
+                                   {"items_per_second", line_slot::items_per_second,
+                                    human_style::item_rate},
+                                   {"bytes_per_second", line_slot::bytes_per_second,
+                                    human_style::byte_rate},
                                }});
 }  // namespace detail
 

@@ -154,7 +154,7 @@ inline const char* to_string(stop_reason reason) noexcept {
 }
 
 // The stage of a workload's experiment, in the order they run: where a workload can fail.
-enum class run_stage { first_call, batch_calibration, baseline, warmup, prepared };
+enum class run_stage { setup, first_call, batch_calibration, baseline, warmup, prepared, teardown };
 // For people ("batch calibration") and as an identifier (JSON's, CSV's, --line's: "calibration").
 struct stage_names {
   const char* label;
@@ -168,9 +168,10 @@ inline const char* to_string(run_stage stage) noexcept {
 // How and where a workload failed: the stage, and within a phase or the warmup the sample (the
 // call of `calls_per_sample` calls) it failed in. What was measured before it stays in the result.
 struct workload_failure {
-  std::string message;  // what it threw (the exception's what()), or what it did wrong
-  bool threw = true;    // false: a call returned a negative iteration count, or the benchmark
-                        // tool reported an error (`harness gbench`: SkipWithError)
+  std::string message;        // what it threw (the exception's what()), or what it did wrong
+  bool threw = true;          // false: a call returned a negative iteration count, or the
+                              // benchmark tool reported an error (`harness gbench`: SkipWithError)
+  bool making_input = false;  // the fresh input's maker failed (with_fresh_input), not a call
   run_stage stage = run_stage::first_call;
   std::size_t sample = 0;  // 1-based sample of the baseline, warmup or prepared phase; 0: none
   std::size_t block = 0;   // 1-based block of the baseline or prepared phase; 0: none
@@ -178,7 +179,8 @@ struct workload_failure {
 
   // "the prepared phase, sample 7 (block 2, 8 calls)", "the first call", "the warmup, sample 3".
   std::string where() const;
-  // "threw: MESSAGE" or "returned a negative iteration count: ..."
+  // "threw: MESSAGE", "its fresh input's maker threw: MESSAGE", or "it returned a negative
+  // iteration count; ..."
   std::string what() const;
 };
 
@@ -249,6 +251,12 @@ struct workload_result {
   // bytes/s (Google Benchmark's items_per_second / bytes_per_second).
   std::optional<double> items_per_call;
   std::optional<double> bytes_per_call;
+  // The setup it declared (with_setup: once per argument; with_fresh_input: before each sample),
+  // run outside every timed region.
+  workload::setup_kind setup = workload::setup_kind::none;
+  // How long with_setup's setup took, seconds of the sampling clock (not in any sample); 0 when
+  // there is none. Fresh inputs are made before each sample and not timed at all.
+  double setup_seconds = 0;
   std::uint64_t batch = 1;             // calls per sample in baseline and prepared
   bool batch_calibrated = false;       // batch was found by timing, not given by --batch
   std::uint64_t min_sample_ticks = 0;  // the sample length batching aims for

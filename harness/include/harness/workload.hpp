@@ -4,8 +4,27 @@
 //   HARNESS_WORKLOAD(xor_loop).description("r ^= i ^ seed").default_arg(4'000'000);
 //
 // A workload takes no argument or one std::int64_t (given on the command line as `name/ARG`), and
-// returns void or an integral count of the iterations it did (used for per-iteration figures; a
-// negative count fails the workload). Any other return value is sunk.
+// returns void or an integral count of the iterations it did (reports divide the time per call by
+// it: time per iteration; a negative count fails the workload). Any other return value is sunk.
+//
+// What a call needs but should not be timed is built by a setup, declared on the registration
+// line, which hands its result to the workload (no globals):
+//
+//   // Once per argument, before the first call: a map of N entries for map_lookup/N.
+//   HARNESS_WORKLOAD_NAMED("map_lookup",
+//                          harness::with_setup([](std::int64_t n) { return make_map(n); },
+//                                              [](const lookup_map& m, std::int64_t n) { ... }))
+//       .default_arg(1000);
+//   // For a workload that consumes its input: a fresh one for every call, made before the
+//   // sample that makes the call (one per call of a batched sample) and never timed.
+//   HARNESS_WORKLOAD_NAMED("sort_fresh",
+//                          harness::with_fresh_input([](std::int64_t n) { return shuffled(n); },
+//                                                    [](std::vector<int>& v) { sort(v); }));
+//
+// with_setup takes an optional teardown, called with the state after the argument's last call
+// (the state's destructor runs then too). Neither setup, fresh input nor teardown is timed, in the
+// first call or any sample. Items and bytes one call processes are declared with
+// .items_per_call() / .bytes_per_call(), for items/s and bytes/s in the reports.
 //
 // Names are letters, digits and _ - . : only, so that `-w NAME` selects them from any shell
 // (`/` separates the argument, `*` and `?` are globs). The arguments a workload accepts are
@@ -23,6 +42,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -46,13 +66,35 @@ struct workload_build {
   }
 };
 
+// One argument's run of a workload: the state its setup built, the calls, its teardown. The
+// experiment starts one per workload result (workload::start), gives each sample's fresh inputs
+// before it (untimed), times run(), and finishes it after the last call.
+class workload_session {
+ public:
+  virtual ~workload_session() = default;
+  // Untimed, before a sample of `reps` calls: the fresh inputs of with_fresh_input, one per call.
+  virtual void before_sample(std::uint64_t reps) { (void)reps; }
+  // Timed: `reps` calls back to back. Returns the sum of the iteration counts they reported, or 0.
+  virtual std::uint64_t run(std::uint64_t reps) = 0;
+  // Untimed, once after the last call: with_setup's teardown.
+  virtual void finish() {}
+};
+
 class workload {
  public:
   // Runs the workload `reps` times back to back with `arg` (ignored when it takes none). Returns
   // the sum of the iteration counts the calls reported, or 0 when the workload reports none.
   using invoker = std::function<std::uint64_t(std::int64_t arg, std::uint64_t reps)>;
 
+  // What the experiment calls: makes one argument's session, running the setup (untimed).
+  using starter = std::function<std::unique_ptr<workload_session>(std::int64_t arg)>;
+  // Setups declared (with_setup, with_fresh_input), for `harness list` and the report.
+  enum class setup_kind { none, per_argument, per_call };
+  // What a call processes, as a function of the argument.
+  using amount = std::function<double(std::int64_t arg)>;
+
   workload(std::string name, invoker fn, bool takes_arg, bool returns_count);
+  workload(std::string name, starter start, bool takes_arg, bool returns_count, setup_kind setup);
 
   // Builder-style setters, so registration stays one statement.
   workload& description(std::string text);
@@ -70,6 +112,19 @@ class workload {
   workload& by_default();
   // How its file was compiled; HARNESS_WORKLOAD passes it.
   workload& compiled_with(workload_build build);
+  // The items (elements, records, operations: what the user counts) and the bytes one call
+  // processes: a number, or a function of the argument (`[](std::int64_t n) { return n; }`).
+  // Reports show items/s and bytes/s (Google Benchmark's SetItemsProcessed/SetBytesProcessed).
+  template <class F>
+  workload& items_per_call(F f) {
+    items_ = to_amount(std::move(f));
+    return *this;
+  }
+  template <class F>
+  workload& bytes_per_call(F f) {
+    bytes_ = to_amount(std::move(f));
+    return *this;
+  }
 
   const std::string& name() const noexcept { return name_; }
   const std::string& description() const noexcept { return description_; }
@@ -86,12 +141,23 @@ class workload {
   std::string accepted_args() const;
   bool is_default() const noexcept { return is_default_; }
   const workload_build& build() const noexcept { return build_; }
-  std::uint64_t run(std::int64_t arg, std::uint64_t reps) const { return fn_(arg, reps); }
+  setup_kind setup() const noexcept { return setup_; }
+  // What one call with `arg` processes; nullopt when not declared.
+  std::optional<double> items_for(std::int64_t arg) const;
+  std::optional<double> bytes_for(std::int64_t arg) const;
+
+  // A session for `arg`: runs the setup, untimed. What the setup throws passes through.
+  std::unique_ptr<workload_session> start(std::int64_t arg) const { return start_(arg); }
+  // `reps` calls with `arg` in a session of their own: setup, fresh inputs, calls, teardown.
+  std::uint64_t run(std::int64_t arg, std::uint64_t reps) const;
 
  private:
   std::string name_;
   std::string description_;
-  invoker fn_;
+  starter start_;
+  setup_kind setup_ = setup_kind::none;
+  amount items_;
+  amount bytes_;
   bool takes_arg_;
   bool returns_count_;
   std::optional<std::int64_t> default_arg_;
@@ -102,6 +168,19 @@ class workload {
   workload_build build_;
 
   void check_default_in_range() const;
+
+  template <class F>
+  static amount to_amount(F f) {
+    if constexpr (std::is_arithmetic_v<F>) {
+      return [v = static_cast<double>(f)](std::int64_t) { return v; };
+    } else if constexpr (std::is_invocable_v<F&, std::int64_t>) {
+      return [f = std::move(f)](std::int64_t arg) mutable { return static_cast<double>(f(arg)); };
+    } else {
+      static_assert(std::is_invocable_v<F&>,
+                    "items_per_call/bytes_per_call take a number or a function of the argument");
+      return [f = std::move(f)](std::int64_t) mutable { return static_cast<double>(f()); };
+    }
+  }
 };
 
 // A workload with its argument resolved: what one run measures.
@@ -111,6 +190,7 @@ struct workload_instance {
 
   // "name" or "name/ARG".
   std::string display_name() const;
+  std::unique_ptr<workload_session> start() const { return def->start(arg.value_or(0)); }
   std::uint64_t run(std::uint64_t reps) const { return def->run(arg.value_or(0), reps); }
 };
 
@@ -164,65 +244,277 @@ struct negative_count_error : std::runtime_error {
             "more), or void") {}
 };
 
-template <class F>
-constexpr bool takes_int_arg = std::is_invocable_v<F&, std::int64_t>;
+// Whether `fn` is called with the leading arguments and then the workload's argument, or with the
+// leading arguments alone.
+template <class F, class... Lead>
+constexpr bool takes_arg_after = std::is_invocable_v<F&, Lead&..., std::int64_t>;
+template <class F, class... Lead>
+constexpr bool invocable_after = takes_arg_after<F, Lead...> || std::is_invocable_v<F&, Lead&...>;
+
+template <class F, class... Lead>
+using result_after = typename std::conditional_t<takes_arg_after<F, Lead...>,
+                                                 std::invoke_result<F&, Lead&..., std::int64_t>,
+                                                 std::invoke_result<F&, Lead&...>>::type;
 
 template <class F>
-using result_of = std::conditional_t<takes_int_arg<F>, std::invoke_result<F&, std::int64_t>,
-                                     std::invoke_result<F&>>::type;
+constexpr bool takes_int_arg = takes_arg_after<F>;
+template <class F>
+using result_of = result_after<F>;
 
 template <class R>
 constexpr bool is_count = std::is_integral_v<R> && !std::is_same_v<R, bool>;
 
+// What benchmark::DoNotOptimize does for a value the compiler must assume read and changed, with
+// constraints GCC compiles correctly: Google Benchmark 1.7's GCC form, "+m,r", lets GCC 12 at -O2
+// read a call's inlined result from a stack slot it never wrote (measured: the counts the
+// invoker summed were garbage). An integer or pointer goes through a register, anything else
+// (floating point included: no general register holds a long double) through memory.
+#if defined(__GNUC__) || defined(__clang__)
+template <class T>
+inline __attribute__((always_inline)) void keep(T& value) {
+  if constexpr (std::is_const_v<T>) {
+    asm volatile("" : : "m"(value) : "memory");  // read only: a const result, kept as it is
+  } else if constexpr (std::is_integral_v<T> || std::is_pointer_v<T> || std::is_enum_v<T>) {
+    asm volatile("" : "+r"(value) : : "memory");
+  } else {
+    asm volatile("" : "+m"(value) : : "memory");
+  }
+}
+#else
+template <class T>
+inline void keep(T& value) {
+  benchmark::DoNotOptimize(value);
+}
+#endif
+
+template <class F, class... Lead>
+decltype(auto) call_with_arg(F& fn, std::int64_t arg, Lead&... lead) {
+  if constexpr (takes_arg_after<F, Lead...>) {
+    return fn(lead..., arg);
+  } else {
+    return fn(lead...);
+  }
+}
+
+// One call of the workload: the argument through keep() (the compiler must assume it
+// changed, so a pure workload cannot be hoisted out of the caller's loop), the result sunk, its
+// count added to `count` and ORed into `sign` (whose sign bit then tells a negative count).
+template <class F, class... Lead>
+inline void counted_call(F& fn, std::int64_t arg, std::uint64_t& count,
+                         [[maybe_unused]] std::uint64_t& sign, Lead&... lead) {
+  using R = result_after<F, Lead...>;
+  keep(arg);
+  if constexpr (std::is_void_v<R>) {
+    call_with_arg(fn, arg, lead...);
+    benchmark::ClobberMemory();
+  } else {
+    R r = call_with_arg(fn, arg, lead...);
+    keep(r);
+    if constexpr (is_count<R>) {
+      count += static_cast<std::uint64_t>(r);
+      if constexpr (std::is_signed_v<R>) sign |= static_cast<std::uint64_t>(r);
+    }
+  }
+}
+
+// Checked once after a sample's calls, so the timed loop gains one OR per call and no branch.
+inline void check_sign(std::uint64_t sign) {
+  if (sign >> 63 != 0) throw negative_count_error();
+}
+
 template <class F>
 workload::invoker make_invoker(F fn) {
   return [fn = std::move(fn)](std::int64_t arg, std::uint64_t reps) mutable -> std::uint64_t {
-    using R = result_of<F>;
     std::uint64_t count = 0;
-    // The OR of every count: its sign bit is set when any count was negative.
-    [[maybe_unused]] std::uint64_t sign = 0;
-    for (std::uint64_t i = 0; i < reps; ++i) {
-      // The argument goes through DoNotOptimize on every call: the compiler must assume it changed,
-      // so a pure workload cannot be hoisted out of this loop.
-      benchmark::DoNotOptimize(arg);
-      if constexpr (std::is_void_v<R>) {
-        if constexpr (takes_int_arg<F>) {
-          fn(arg);
-        } else {
-          fn();
-        }
-        benchmark::ClobberMemory();
-      } else {
-        R r = [&]() -> R {
-          if constexpr (takes_int_arg<F>) {
-            return fn(arg);
-          } else {
-            return fn();
-          }
-        }();
-        benchmark::DoNotOptimize(r);
-        if constexpr (is_count<R>) {
-          count += static_cast<std::uint64_t>(r);
-          if constexpr (std::is_signed_v<R>) sign |= static_cast<std::uint64_t>(r);
-        }
-      }
-    }
-    // Checked once after the calls, so the timed loop gains one OR per call and no branch.
-    if (sign >> 63 != 0) throw negative_count_error();
+    std::uint64_t sign = 0;
+    for (std::uint64_t i = 0; i < reps; ++i)
+      counted_call(fn, arg, count, sign);
+    check_sign(sign);
     return count;
   };
 }
 
 }  // namespace detail
 
-// Registers `fn` under `name` in the global registry; returns it for .description()/.default_arg().
+// with_setup(setup, fn[, teardown]): `setup(arg)` (or `setup()`) builds a state once per argument,
+// before the first call; `fn(state, arg)` (or `fn(state)`) is the timed call; `teardown(state)`
+// runs after the last call. See the header's comment.
+struct no_teardown {};
+template <class Setup, class Fn, class Teardown = no_teardown>
+struct setup_spec {
+  Setup setup;
+  Fn fn;
+  Teardown teardown;
+};
+template <class Setup, class Fn>
+setup_spec<Setup, Fn> with_setup(Setup setup, Fn fn) {
+  return {std::move(setup), std::move(fn), {}};
+}
+template <class Setup, class Fn, class Teardown>
+setup_spec<Setup, Fn, Teardown> with_setup(Setup setup, Fn fn, Teardown teardown) {
+  return {std::move(setup), std::move(fn), std::move(teardown)};
+}
+
+// with_fresh_input(make, fn): `make(arg)` (or `make()`) makes the input one call consumes; before
+// every sample, one per call of the sample, untimed; `fn(input, arg)` (or `fn(input)`) is the
+// timed call. Inputs are destroyed before the next sample's are made, untimed too.
+template <class Make, class Fn>
+struct fresh_input_spec {
+  Make make;
+  Fn fn;
+};
+template <class Make, class Fn>
+fresh_input_spec<Make, Fn> with_fresh_input(Make make, Fn fn) {
+  return {std::move(make), std::move(fn)};
+}
+
+namespace detail {
+
+template <class Make>
+auto make_with_arg(Make& make, std::int64_t arg) {
+  if constexpr (std::is_invocable_v<Make&, std::int64_t>) {
+    return make(arg);
+  } else {
+    return make();
+  }
+}
+template <class Make>
+using made_by = std::decay_t<decltype(make_with_arg(std::declval<Make&>(), std::int64_t{}))>;
+
+// A plain workload's session: its invoker with the argument.
+class invoker_session final : public workload_session {
+ public:
+  invoker_session(const workload::invoker& fn, std::int64_t arg) : fn_(fn), arg_(arg) {}
+  std::uint64_t run(std::uint64_t reps) override { return fn_(arg_, reps); }
+
+ private:
+  workload::invoker fn_;
+  std::int64_t arg_;
+};
+
+template <class Setup, class Fn, class Teardown>
+class setup_session final : public workload_session {
+ public:
+  using state_type = made_by<Setup>;
+  setup_session(std::shared_ptr<setup_spec<Setup, Fn, Teardown>> spec, std::int64_t arg)
+      : spec_(std::move(spec)), arg_(arg), state_(make_with_arg(spec_->setup, arg)) {}
+  std::uint64_t run(std::uint64_t reps) override {
+    std::uint64_t count = 0;
+    std::uint64_t sign = 0;
+    for (std::uint64_t i = 0; i < reps; ++i)
+      counted_call(spec_->fn, arg_, count, sign, state_);
+    check_sign(sign);
+    return count;
+  }
+  void finish() override {
+    if constexpr (!std::is_same_v<Teardown, no_teardown>) spec_->teardown(state_);
+  }
+
+ private:
+  std::shared_ptr<setup_spec<Setup, Fn, Teardown>> spec_;
+  std::int64_t arg_;
+  state_type state_;
+};
+
+template <class Make, class Fn>
+class fresh_input_session final : public workload_session {
+ public:
+  using input_type = made_by<Make>;
+  fresh_input_session(std::shared_ptr<fresh_input_spec<Make, Fn>> spec, std::int64_t arg)
+      : spec_(std::move(spec)), arg_(arg) {}
+  void before_sample(std::uint64_t reps) override {
+    inputs_.clear();  // the last sample's consumed inputs go now, untimed
+    inputs_.reserve(static_cast<std::size_t>(reps));
+    for (std::uint64_t i = 0; i < reps; ++i)
+      inputs_.push_back(make_with_arg(spec_->make, arg_));
+    fresh_ = true;
+  }
+  std::uint64_t run(std::uint64_t reps) override {
+    // A consumed input is never handed out twice.
+    if (!fresh_ || reps > inputs_.size())
+      throw std::logic_error("harness: a sample of a with_fresh_input workload without its inputs");
+    fresh_ = false;
+    std::uint64_t count = 0;
+    std::uint64_t sign = 0;
+    for (std::uint64_t i = 0; i < reps; ++i)
+      counted_call(spec_->fn, arg_, count, sign, inputs_[static_cast<std::size_t>(i)]);
+    check_sign(sign);
+    return count;
+  }
+  void finish() override { inputs_.clear(); }
+
+ private:
+  std::shared_ptr<fresh_input_spec<Make, Fn>> spec_;
+  std::int64_t arg_;
+  std::vector<input_type> inputs_;
+  bool fresh_ = false;
+};
+
+}  // namespace detail
+
+// The workload `fn` under `name`, not registered anywhere (register_workload registers one).
 template <class F>
 requires(std::is_invocable_v<F&> ||
-         std::is_invocable_v<F&, std::int64_t>) workload& register_workload(std::string name,
-                                                                            F fn) {
+         std::is_invocable_v<F&, std::int64_t>) workload make_workload(std::string name, F fn) {
   constexpr bool returns_count = detail::is_count<detail::result_of<F>>;
-  return global_registry().add(workload(std::move(name), detail::make_invoker(std::move(fn)),
-                                        detail::takes_int_arg<F>, returns_count));
+  return workload(std::move(name), detail::make_invoker(std::move(fn)), detail::takes_int_arg<F>,
+                  returns_count);
+}
+
+// A workload with a setup once per argument (with_setup).
+template <class Setup, class Fn, class Teardown>
+workload make_workload(std::string name, setup_spec<Setup, Fn, Teardown> spec) {
+  static_assert(std::is_invocable_v<Setup&, std::int64_t> || std::is_invocable_v<Setup&>,
+                "with_setup: the setup takes the argument (std::int64_t) or nothing");
+  using state = detail::made_by<Setup>;
+  static_assert(detail::invocable_after<Fn, state>,
+                "with_setup: the workload takes the setup's state (by reference), then optionally "
+                "the argument");
+  static_assert(std::is_same_v<Teardown, no_teardown> || std::is_invocable_v<Teardown&, state&>,
+                "with_setup: the teardown takes the setup's state (by reference)");
+  using session = detail::setup_session<Setup, Fn, Teardown>;
+  constexpr bool takes_arg =
+      std::is_invocable_v<Setup&, std::int64_t> || detail::takes_arg_after<Fn, state>;
+  constexpr bool returns_count = detail::is_count<detail::result_after<Fn, state>>;
+  auto shared = std::make_shared<setup_spec<Setup, Fn, Teardown>>(std::move(spec));
+  return workload(
+      std::move(name),
+      [shared](std::int64_t arg) -> std::unique_ptr<workload_session> {
+        return std::make_unique<session>(shared, arg);
+      },
+      takes_arg, returns_count, workload::setup_kind::per_argument);
+}
+
+// A workload that consumes its input, made fresh for every call (with_fresh_input).
+template <class Make, class Fn>
+workload make_workload(std::string name, fresh_input_spec<Make, Fn> spec) {
+  static_assert(std::is_invocable_v<Make&, std::int64_t> || std::is_invocable_v<Make&>,
+                "with_fresh_input: the input maker takes the argument (std::int64_t) or nothing");
+  using input = detail::made_by<Make>;
+  static_assert(detail::invocable_after<Fn, input>,
+                "with_fresh_input: the workload takes the input (by reference), then optionally "
+                "the argument");
+  using session = detail::fresh_input_session<Make, Fn>;
+  constexpr bool takes_arg =
+      std::is_invocable_v<Make&, std::int64_t> || detail::takes_arg_after<Fn, input>;
+  constexpr bool returns_count = detail::is_count<detail::result_after<Fn, input>>;
+  auto shared = std::make_shared<fresh_input_spec<Make, Fn>>(std::move(spec));
+  return workload(
+      std::move(name),
+      [shared](std::int64_t arg) -> std::unique_ptr<workload_session> {
+        return std::make_unique<session>(shared, arg);
+      },
+      takes_arg, returns_count, workload::setup_kind::per_call);
+}
+
+// Registers make_workload(name, fn) in the global registry: `fn` is a callable, with_setup(...) or
+// with_fresh_input(...). Returns it for .description()/.default_arg()/...
+template <class F>
+requires requires(std::string name, F fn) {
+  make_workload(std::move(name), std::move(fn));
+}
+workload& register_workload(std::string name, F fn) {
+  return global_registry().add(make_workload(std::move(name), std::move(fn)));
 }
 
 }  // namespace harness

@@ -96,6 +96,26 @@ const phase_analysis* workload_analysis::find(phase_kind kind) const noexcept {
   return found == phases.end() ? nullptr : &*found;
 }
 
+phase_rates rates_of(const stats::phase_statistics& s, const workload_result& result,
+                     double ticks_per_second) {
+  phase_rates rates;
+  if (!s.min || !s.median || !(*s.min > 0) || !(ticks_per_second > 0)) return rates;
+  const double min_seconds = *s.min / ticks_per_second;
+  const double median_seconds = *s.median / ticks_per_second;
+  if (result.iterations_per_call > 0) {
+    const double n = static_cast<double>(result.iterations_per_call);
+    rates.seconds_per_iteration = at_min_median{min_seconds / n, median_seconds / n};
+  }
+  const auto per_second = [&](const std::optional<double>& per_call) {
+    return per_call ? std::optional<at_min_median>(
+                          at_min_median{*per_call / min_seconds, *per_call / median_seconds})
+                    : std::nullopt;
+  };
+  rates.items_per_second = per_second(result.items_per_call);
+  rates.bytes_per_second = per_second(result.bytes_per_call);
+  return rates;
+}
+
 report_model analyze_run(const run_report& run) {
   report_model model;
   model.run = &run;
@@ -103,8 +123,10 @@ report_model analyze_run(const run_report& run) {
   for (const workload_result& r : run.results) {
     workload_analysis& w = model.workloads.emplace_back();
     w.result = &r;
-    for (const phase_result* p : phases_of(r))
-      w.phases.push_back(analyze(*p, run.clock));
+    for (const phase_result* p : phases_of(r)) {
+      phase_analysis& a = w.phases.emplace_back(analyze(*p, run.clock));
+      a.rates = rates_of(a.all, r, run.clock.clock->ticks_per_second());
+    }
     const phase_analysis* base = w.find(phase_kind::baseline);
     const phase_analysis* prep = w.find(phase_kind::prepared);
     if (base != nullptr && prep != nullptr) {

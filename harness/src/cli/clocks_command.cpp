@@ -1,4 +1,5 @@
-// `harness clocks`: the survey of every clock source of this machine, as a table or as JSON.
+// `harness clocks`: the survey of every clock source of this machine, as a table, as JSON, or as an
+// HTML page drawing call cost and granularity on a log scale (--format html).
 //
 // For each source: call cost (ns per call and % of the cheapest, as in the WinSTL study's Table 4),
 // declared beside measured resolution (its Table 5), smallest step, granularity (the smallest
@@ -18,6 +19,8 @@
 #include "cli.hpp"
 #include "harness/clock.hpp"
 #include "harness/clock_survey.hpp"
+#include "harness/errors.hpp"
+#include "report/html.hpp"
 
 namespace harness::cli {
 
@@ -140,8 +143,8 @@ nlohmann::json calibration_json(const std::optional<clock_calibration>& c) {
           {"converged", c->converged}};
 }
 
-void print_json(std::ostream& out, const std::vector<clock_survey_row>& rows,
-                const survey_settings& settings) {
+nlohmann::json survey_json(const std::vector<clock_survey_row>& rows,
+                           const survey_settings& settings) {
   nlohmann::json doc;
   doc["clocks"] = nlohmann::json::array();
   for (const auto& row : rows)
@@ -161,7 +164,7 @@ void print_json(std::ostream& out, const std::vector<clock_survey_row>& rows,
                      {"granularity_min_changes", settings.granularity.min_changes},
                      {"granularity_budget_seconds", settings.granularity.budget_seconds},
                      {"reference_clock", "steady_clock"}};
-  out << doc.dump(2) << '\n';
+  return doc;
 }
 
 void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
@@ -218,18 +221,40 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
 }  // namespace
 
 void add_clocks_command(CLI::App& root, context& ctx) {
-  auto json = std::make_shared<bool>(false);
+  struct clocks_flags {
+    bool json = false;
+    std::string format;
+  };
+  auto flags = std::make_shared<clocks_flags>();
   CLI::App* sub = root.add_subcommand("clocks",
                                       "Measure every clock source here: call cost, resolution, "
                                       "step, granularity; name the default");
-  sub->add_flag("--json", *json, "Print the survey as JSON");
-  sub->callback([&ctx, json] {
-    ctx.action = [&ctx, json] {
+  sub->add_flag("--json", flags->json, "Print the survey as JSON (the same as --format json)");
+  sub->add_option("--format", flags->format,
+                  "text (the default), json, or html (a page drawing call cost and granularity "
+                  "on a log scale)");
+  sub->callback([&ctx, flags] {
+    if (!flags->format.empty() && flags->format != "text" && flags->format != "json" &&
+        flags->format != "html") {
+      throw usage_error(fmt::format(
+          "--format: invalid value '{}': clocks writes text, json or html", flags->format));
+    }
+    if (flags->json && !flags->format.empty() && flags->format != "json") {
+      throw usage_error(fmt::format(
+          "--json and --format {} both say what to print: give one of them", flags->format));
+    }
+    const std::string format = flags->json             ? "json"
+                               : flags->format.empty() ? "text"
+                                                       : flags->format;
+    ctx.action = [&ctx, format] {
       const survey_settings settings;
       default_clock();  // build the registry and choose the default before measuring
       const auto rows = survey_clocks(all_clocks(), settings);
-      if (*json) {
-        print_json(ctx.out, rows, settings);
+      if (format == "json") {
+        ctx.out << survey_json(rows, settings).dump(2) << '\n';
+      } else if (format == "html") {
+        ctx.out << html::page(html::page_kind::clocks, "harness clocks",
+                              nlohmann::ordered_json::parse(survey_json(rows, settings).dump()));
       } else {
         print_table(ctx.out, rows, settings);
       }

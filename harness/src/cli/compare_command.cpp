@@ -83,12 +83,14 @@ void add_compare_command(CLI::App& root, context& ctx) {
   cmd->add_option("--threshold", flags->threshold,
                   "Exit 4 when B is slower in a workload by more than this percentage of A's min "
                   "(default 0%: any slower outcome); e.g. 2%");
-  cmd->add_option("--format", flags->format, "text (the default) or json");
+  cmd->add_option("--format", flags->format,
+                  "text (the default), json, or html (a page drawing each workload's floors)");
   cmd->footer(
       "Exit codes: 0 no workload B slower beyond --threshold; 4 one or more; 2 bad input.\n"
       "Examples:\n"
       "  harness compare old.json new.json\n"
       "  harness compare --threshold 2% --format json old.json new.json\n"
+      "  harness compare --format html old.json new.json > compare.html\n"
       "  harness compare -a old1.json -a old2.json -a old3.json -b new1.json -b new2.json -b "
       "new3.json");
   cmd->callback([&ctx, flags] {
@@ -102,9 +104,9 @@ void add_compare_command(CLI::App& root, context& ctx) {
             flags->pair.size(), flags->a.size(), flags->b.size()));
       }
       const double threshold = parse_threshold(flags->threshold);
-      if (flags->format != "text" && flags->format != "json") {
-        throw usage_error(fmt::format("--format: invalid value '{}': compare writes text or json",
-                                      flags->format));
+      if (flags->format != "text" && flags->format != "json" && flags->format != "html") {
+        throw usage_error(fmt::format(
+            "--format: invalid value '{}': compare writes text, json or html", flags->format));
       }
       const auto read = [](const std::vector<std::string>& paths) {
         std::vector<compare::run_file> runs;
@@ -126,6 +128,8 @@ void add_compare_command(CLI::App& root, context& ctx) {
       const int code = gate.slower.empty() ? exit_ok : exit_slower;
       if (flags->format == "json") {
         compare::write_json(ctx.out, c, a, b, gate, code);
+      } else if (flags->format == "html") {
+        compare::write_html(ctx.out, c, a, b, gate, code);
       } else {
         compare::write_text(ctx.out, c, a, b, gate, code);
       }

@@ -47,8 +47,16 @@ void add_list_command(CLI::App& root, context& ctx) {
                                   : fmt::format("{} (required)", range);
           }
         }
-        fmt::print(ctx.out, "{:<20} {:<26} {}{}\n", w.name(), arg, w.description(),
-                   w.is_default() ? " [default]" : "");
+        // What else the report will show for it: setup, items/s, bytes/s.
+        std::vector<std::string> tags;
+        if (w.setup() == workload::setup_kind::per_argument)
+          tags.emplace_back("setup per argument");
+        if (w.setup() == workload::setup_kind::per_call) tags.emplace_back("fresh input per call");
+        if (w.items_for(w.default_arg().value_or(0))) tags.emplace_back("items/s");
+        if (w.bytes_for(w.default_arg().value_or(0))) tags.emplace_back("bytes/s");
+        fmt::print(ctx.out, "{:<20} {:<26} {}{}{}\n", w.name(), arg, w.description(),
+                   w.is_default() ? " [default]" : "",
+                   tags.empty() ? std::string() : fmt::format(" [{}]", fmt::join(tags, ", ")));
       }
       fmt::print(
           ctx.out, "\n{} workloads; run one with: {} -w NAME[/ARG]{}\n", all.size(), ctx.program,

@@ -210,13 +210,14 @@ void add_phase_and_report_options(CLI::App& app, run_flags& flags) {
                "workload runs with at most 100 samples per phase)");
   app.add_option("--format", flags.format,
                  "Report format: console, json (Google Benchmark's schema), csv (one row per "
-                 "sample) or markdown (the summary table). Without -o it is what stdout gets; "
-                 "with -o it is the file's format (default: from the file's extension), and "
-                 "stdout keeps the console report");
+                 "sample), markdown (the summary table) or html (a self-contained page of "
+                 "charts). Without -o it is what stdout gets; with -o it is the file's format "
+                 "(default: from the file's extension), and stdout keeps the console report");
   flags.output_option = app.add_option(
       "-o,--output", flags.output,
       "Also write the report to FILE, whole or not at all (a link is followed, a device or "
-      "FIFO written in place); the format comes from the extension (.json, .csv, .md, .txt) "
+      "FIFO written in place); the format comes from the extension (.json, .csv, .md, .txt, "
+      ".html) "
       "unless --format is given");
   flags.line_option = app.add_option(
       "--line", flags.line,

@@ -14,7 +14,7 @@ namespace detail {
 // Finds how many calls make a sample of at least `min_ticks`: grows the batch until the fastest
 // of three samples reaches it. Runs the workload a few times before the baseline, which the
 // report says; long workloads need no calibration at all.
-std::uint64_t calibrate_batch(const workload_instance& workload, const clock_source& clock,
+std::uint64_t calibrate_batch(workload_session& workload, const clock_source& clock,
                               std::uint64_t overhead, std::uint64_t min_ticks) {
   constexpr int kTries = 3;
   constexpr std::uint64_t kMaxBatch = std::uint64_t{1} << 32;
@@ -61,11 +61,11 @@ clock_facts measure_clock_facts(const clock_source& clock) {
 std::uint64_t measure_overhead(const clock_source& clock, std::size_t samples) {
   // An empty workload through the same registry call the samples make.
   static const workload empty_workload("(overhead)", detail::make_invoker([] {}), false, false);
-  const workload_instance empty{&empty_workload, std::nullopt};
+  const std::unique_ptr<workload_session> empty = empty_workload.start(0);
   std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t iterations = 0;
   for (std::size_t i = 0; i < samples; ++i) {
-    best = std::min(best, detail::timed_sample(empty, clock, 1, iterations));
+    best = std::min(best, detail::timed_sample(*empty, clock, 1, iterations));
   }
   return samples == 0 ? 0 : best;
 }

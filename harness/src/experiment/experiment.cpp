@@ -52,7 +52,7 @@ void announce(const run_options& options, const std::string& name, std::string_v
 }
 
 // The phases in order, into `result`; preparation is applied through `prep` before the warmup.
-void run_phases(const workload_instance& workload, const run_options& options,
+void run_phases(const detail::live_workload& workload, const run_options& options,
                 const clock_facts& facts, platform::os_interface& os, preparation& prep,
                 workload_result& result, run_stage& stage) {
   const clock_source& clock = *facts.clock;
@@ -61,7 +61,7 @@ void run_phases(const workload_instance& workload, const run_options& options,
   announce(options, result.name, "cold first call");
   stage = run_stage::first_call;
   std::uint64_t iterations = 0;
-  const std::uint64_t first_raw = detail::timed_sample(workload, clock, 1, iterations);
+  const std::uint64_t first_raw = detail::timed_sample(workload.session, clock, 1, iterations);
   result.first = single_sample(phase_kind::first, first_raw, cold_overhead);
   result.iterations_per_call = iterations;
 
@@ -76,7 +76,8 @@ void run_phases(const workload_instance& workload, const run_options& options,
   } else if (first_raw - std::min(first_raw, cold_overhead) <
              kColdCallSlowdown * result.min_sample_ticks) {
     stage = run_stage::batch_calibration;
-    result.batch = detail::calibrate_batch(workload, clock, cold_overhead, result.min_sample_ticks);
+    result.batch =
+        detail::calibrate_batch(workload.session, clock, cold_overhead, result.min_sample_ticks);
     result.batch_calibrated = true;
   }
   // What one sample should last, to pace the side checks: the calibration's goal, or the cold
@@ -143,18 +144,58 @@ workload_result run_workload(const workload_instance& workload, const run_option
   workload_result result;
   result.name = workload.display_name();
   result.build = workload.def->build();
+  result.items_per_call = workload.def->items_for(workload.arg.value_or(0));
+  result.bytes_per_call = workload.def->bytes_for(workload.arg.value_or(0));
+  result.setup = workload.def->setup();
   preparation prep(os);
-  run_stage stage = run_stage::first_call;
-  try {
-    run_phases(workload, options, facts, os, prep, result, stage);
-  } catch (const detail::workload_threw& e) {
-    const bool in_samples = stage != run_stage::first_call && stage != run_stage::batch_calibration;
+  run_stage stage = run_stage::setup;
+  std::unique_ptr<workload_session> session;
+  const auto keep_failure = [&](const detail::workload_threw& e) {
+    const bool in_samples =
+        stage == run_stage::baseline || stage == run_stage::warmup || stage == run_stage::prepared;
     result.failure = workload_failure{.message = e.message(),
                                       .threw = e.threw(),
+                                      .making_input = e.making_input(),
                                       .stage = stage,
                                       .sample = e.sample(),
                                       .block = e.block(),
                                       .calls_per_sample = in_samples ? result.batch : 1};
+  };
+  try {
+    // The setup runs before the timer overhead and the first call, untimed.
+    if (workload.def->setup() != workload::setup_kind::none)
+      announce(options, result.name, "setup");
+    const std::uint64_t setup_begin = facts.clock->now();
+    try {
+      session = workload.start();
+    } catch (...) {
+      detail::rethrow_as_workload_threw();
+    }
+    if (result.setup == workload::setup_kind::per_argument)
+      result.setup_seconds = facts.clock->to_seconds(facts.clock->now() - setup_begin);
+    run_phases({*session, result.name}, options, facts, os, prep, result, stage);
+  } catch (const detail::workload_threw& e) {
+    keep_failure(e);
+  }
+  // The teardown runs after the last call, whatever happened to the calls.
+  if (session) {
+    const run_stage reached = stage;
+    stage = run_stage::teardown;
+    try {
+      try {
+        session->finish();
+      } catch (...) {
+        detail::rethrow_as_workload_threw();
+      }
+    } catch (const detail::workload_threw& e) {
+      if (!result.failed()) {
+        keep_failure(e);
+      } else {
+        logger().error("{}: its teardown threw too, after it failed in the {}: {}", result.name,
+                       to_string(reached), e.message());
+      }
+    }
+    session.reset();
   }
   result.interrupted = stop_signal() != 0;
   prep.restore();

@@ -11,9 +11,37 @@ namespace harness {
 
 workload::workload(std::string name, invoker fn, bool takes_arg, bool returns_count)
     : name_(std::move(name)),
-      fn_(std::move(fn)),
+      start_([fn = std::move(fn)](std::int64_t arg) -> std::unique_ptr<workload_session> {
+        return std::make_unique<detail::invoker_session>(fn, arg);
+      }),
       takes_arg_(takes_arg),
       returns_count_(returns_count) {}
+
+workload::workload(std::string name, starter start, bool takes_arg, bool returns_count,
+                   setup_kind setup)
+    : name_(std::move(name)),
+      start_(std::move(start)),
+      setup_(setup),
+      takes_arg_(takes_arg),
+      returns_count_(returns_count) {}
+
+std::optional<double> workload::items_for(std::int64_t arg) const {
+  if (!items_) return std::nullopt;
+  return items_(arg);
+}
+
+std::optional<double> workload::bytes_for(std::int64_t arg) const {
+  if (!bytes_) return std::nullopt;
+  return bytes_(arg);
+}
+
+std::uint64_t workload::run(std::int64_t arg, std::uint64_t reps) const {
+  const std::unique_ptr<workload_session> session = start(arg);
+  session->before_sample(reps);
+  const std::uint64_t count = session->run(reps);
+  session->finish();
+  return count;
+}
 
 workload& workload::description(std::string text) {
   description_ = std::move(text);

@@ -34,15 +34,19 @@ const stop_names& names_of(stop_reason reason) noexcept {
 const stage_names& names_of(run_stage stage) noexcept {
   // In the enum's order.
   static constexpr stage_names kNames[] = {
-      {"first call", "first"},  {"batch calibration", "calibration"},
-      {"baseline", "baseline"}, {"warmup", "warmup"},
-      {"prepared", "prepared"},
+      {"setup", "setup"},       {"first call", "first"}, {"batch calibration", "calibration"},
+      {"baseline", "baseline"}, {"warmup", "warmup"},    {"prepared", "prepared"},
+      {"teardown", "teardown"},
   };
   return kNames[static_cast<int>(stage)];
 }
 
 std::string workload_failure::where() const {
   switch (stage) {
+    case run_stage::setup:
+      return "the setup";
+    case run_stage::teardown:
+      return "the teardown";
     case run_stage::first_call:
       return "the first call";
     case run_stage::batch_calibration:
@@ -63,6 +67,7 @@ std::string workload_failure::where() const {
 }
 
 std::string workload_failure::what() const {
+  if (making_input) return "its fresh input's maker threw: " + message;
   return threw ? "threw: " + message : message;
 }
 

@@ -13,15 +13,15 @@
 
 namespace harness::detail {
 
-void rethrow_as_workload_threw() {
+void rethrow_as_workload_threw(bool making_input) {
   try {
     throw;
   } catch (const negative_count_error& e) {
-    throw workload_threw(e.what(), false);
+    throw workload_threw(e.what(), false, making_input);
   } catch (const std::exception& e) {
-    throw workload_threw(e.what(), true);
+    throw workload_threw(e.what(), true, making_input);
   } catch (...) {
-    throw workload_threw("an exception not derived from std::exception", true);
+    throw workload_threw("an exception not derived from std::exception", true, making_input);
   }
 }
 
@@ -146,7 +146,7 @@ floor_check check_blocks(const phase_result& phase, const phase_plan& plan, std:
 }  // namespace
 
 // The plan's phase, in blocks (sampler.hpp).
-phase_result sample_phase(const phase_plan& plan, const workload_instance& workload,
+phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
                           const run_options& options, const clock_facts& facts,
                           platform::os_interface& os) {
   const clock_source& clock = *facts.clock;
@@ -184,9 +184,8 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
   hold_guard hold(options, plan.kind == phase_kind::prepared);
   const std::uint64_t begin = clock.now();
   progress_pacer pacer(options, clock, begin);
-  const std::string name = pacer.active() ? workload.display_name() : std::string();
   sampling_progress update{
-      .workload = name,
+      .workload = workload.name,
       .stage = stage_name(plan.kind),
       .total = options.auto_samples ? 0 : options.samples,
       .budget_seconds =
@@ -250,7 +249,7 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
       const std::uint64_t switches_before = count_switches ? *os.involuntary_switches() : 0;
       std::uint64_t raw = 0;
       try {
-        raw = timed_sample(workload, clock, plan.batch, iterations);
+        raw = timed_sample(workload.session, clock, plan.batch, iterations);
       } catch (workload_threw& e) {
         e.at_sample(phase.values.size() + 1, b + 1);
         throw;
@@ -314,15 +313,14 @@ phase_result sample_phase(const phase_plan& plan, const workload_instance& workl
 }
 
 // The workload through timed_sample until the warmup's time has passed (sampler.hpp).
-warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
+warmup_result warm_up(const live_workload& workload, std::uint64_t batch,
                       const run_options& options, const clock_source& clock) {
   warmup_result result;
   result.requested = options.warmup;
   if (options.warmup.count() == 0) return result;
   hold_guard hold(options, true);
   progress_pacer pacer(options, clock, clock.now());
-  const std::string name = pacer.active() ? workload.display_name() : std::string();
-  sampling_progress update{.workload = name,
+  sampling_progress update{.workload = workload.name,
                            .stage = "warmup",
                            .budget_seconds = std::chrono::duration<double>(options.warmup).count()};
   const auto begin = std::chrono::steady_clock::now();
@@ -333,7 +331,7 @@ warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
   auto now = begin;
   do {
     try {
-      (void)timed_sample(workload, clock, batch, iterations);
+      (void)timed_sample(workload.session, clock, batch, iterations);
     } catch (workload_threw& e) {
       e.at_sample(result.calls / batch + 1, 0);
       throw;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "harness/clock.hpp"
@@ -26,10 +27,13 @@ namespace harness::detail {
 // Deliberately not a std::exception, so no handler for the harness's errors can take it.
 class workload_threw {
  public:
-  workload_threw(std::string message, bool threw) : message_(std::move(message)), threw_(threw) {}
+  workload_threw(std::string message, bool threw, bool making_input = false)
+      : message_(std::move(message)), threw_(threw), making_input_(making_input) {}
   const std::string& message() const noexcept { return message_; }
   // false: the call returned a negative iteration count (it threw nothing).
   bool threw() const noexcept { return threw_; }
+  // The fresh input's maker threw (with_fresh_input), not the call.
+  bool making_input() const noexcept { return making_input_; }
 
   // Where in a phase or the warmup, said by the sampler that caught it on its way out.
   void at_sample(std::size_t sample, std::size_t block) noexcept {
@@ -42,22 +46,37 @@ class workload_threw {
  private:
   std::string message_;
   bool threw_ = true;
+  bool making_input_ = false;
   std::size_t sample_ = 0;  // 1-based; 0: not in a phase's or the warmup's samples
   std::size_t block_ = 0;
 };
 
-// Called inside a catch block around the workload's call: throws workload_threw with the caught
-// exception's message. Out of line, so the timed path stays as short as it was.
-[[noreturn]] void rethrow_as_workload_threw();
+// Called inside a catch block around the workload's code: throws workload_threw with the caught
+// exception's message; `making_input`: it came from the fresh input's maker. Out of line, so the
+// timed path stays as short as it was.
+[[noreturn]] void rethrow_as_workload_threw(bool making_input = false);
 
-// One timed sample: `reps` calls between two clock reads and nothing else, so the raw sample is
-// the calls plus the overhead that measure_overhead() finds for this very path. What the workload
-// throws leaves as workload_threw (the clock reads cannot throw).
-inline std::uint64_t timed_sample(const workload_instance& workload, const clock_source& clock,
+// The workload as the experiment runs it: its session (workload_session: the setup's state, the
+// calls) and its display name for progress.
+struct live_workload {
+  workload_session& session;
+  std::string_view name;
+};
+
+// One timed sample: the sample's fresh inputs made first, untimed, then `reps` calls between two
+// clock reads and nothing else, so the raw sample is the calls plus the overhead that
+// measure_overhead() finds for this very path. What the workload throws leaves as workload_threw
+// (the clock reads cannot throw).
+inline std::uint64_t timed_sample(workload_session& session, const clock_source& clock,
                                   std::uint64_t reps, std::uint64_t& iterations) {
+  try {
+    session.before_sample(reps);
+  } catch (...) {
+    rethrow_as_workload_threw(true);
+  }
   const std::uint64_t start = clock.now();
   try {
-    iterations = workload.run(reps);
+    iterations = session.run(reps);
   } catch (...) {
     rethrow_as_workload_threw();
   }
@@ -88,18 +107,18 @@ struct phase_plan {
 // Samples one phase in blocks: the planned ones (a fixed count split evenly), then, when the
 // plan allows, more until the floor is confirmed (and with auto, the target met twice in a row),
 // within max_time. Between blocks the reference loop runs for block_gap.
-phase_result sample_phase(const phase_plan& plan, const workload_instance& workload,
+phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
                           const run_options& options, const clock_facts& facts,
                           platform::os_interface& os);
 
 // Warms up with the very call that samples ("use the same mechanisms for warming up as for
 // running"), until `options.warmup` of steady_clock time has passed.
-warmup_result warm_up(const workload_instance& workload, std::uint64_t batch,
+warmup_result warm_up(const live_workload& workload, std::uint64_t batch,
                       const run_options& options, const clock_source& clock);
 
 // Finds how many calls make a sample of at least `min_ticks`: grows the batch until the fastest
 // of three samples reaches it.
-std::uint64_t calibrate_batch(const workload_instance& workload, const clock_source& clock,
+std::uint64_t calibrate_batch(workload_session& workload, const clock_source& clock,
                               std::uint64_t overhead, std::uint64_t min_ticks);
 
 }  // namespace harness::detail

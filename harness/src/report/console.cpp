@@ -221,10 +221,12 @@ void print_floor(std::ostream& out, const phase_result& p, const floor_check& f,
   if (!f.confirmed) fmt::print(out, "      recommendation: {}\n", f.recommendation);
 }
 
-void print_analysis(std::ostream& out, const phase_result& p, const phase_analysis& a,
-                    const clock_facts& clock, double slowdown_factor, const console_style& style,
-                    const sample_source* source) {
+void print_analysis(std::ostream& out, const workload_result& r, const phase_result& p,
+                    const phase_analysis& a, const clock_facts& clock, double slowdown_factor,
+                    const console_style& style, const sample_source* source) {
   print_estimates(out, "all samples", a.all, p.batch, *clock.clock);
+  for (const std::string& line : report_detail::rates_lines(a, r, style.unicode))
+    fmt::print(out, "    {}\n", line);
   const std::size_t disturbed = p.disturbed_count();
   if (source != nullptr) {
     fmt::print(out,
@@ -264,8 +266,8 @@ void print_summary(std::ostream& out, const report_model& model, const console_s
       });
   fmt::print(out,
              "\nsummary (ticks of {} per call; spread = max - min, % of min; disturbed = samples "
-             "during host slow-downs or context switches)\n",
-             model.run->clock.clock->name());
+             "during host slow-downs or context switches{})\n",
+             model.run->clock.clock->name(), report_detail::rate_columns_note(model));
   if (!text.dropped.empty()) {
     fmt::print(out, "  (terminal of {} columns: not shown: {})\n", style.width,
                fmt::join(text.dropped, ", "));
@@ -394,6 +396,13 @@ void print_console_report(std::ostream& out, const report_model& model,
     const workload_result& r = *w.result;
     fmt::print(out, "\n{}\n", r.name);
     print_build(out, r, style);
+    if (r.setup == workload::setup_kind::per_argument) {
+      fmt::print(out, "  setup: once for this argument, before the first call: {}, in no sample\n",
+                 report_detail::time_text(r.setup_seconds, style.unicode));
+    } else if (r.setup == workload::setup_kind::per_call) {
+      fmt::print(out,
+                 "  setup: a fresh input for every call, made before each sample; not timed\n");
+    }
     if (r.batch > 1) {
       fmt::print(out, "  batch: {} calls per sample ({}; samples aim at {} ticks or more)\n",
                  r.batch, r.batch_calibrated ? "calibrated before the baseline" : "--batch",
@@ -413,7 +422,7 @@ void print_console_report(std::ostream& out, const report_model& model,
       }
       print_phase_header(out, p, r, source);
       if (report.show_samples) print_samples(out, p, clock);
-      print_analysis(out, p, a, report.clock, o.tuning.host_slowdown_factor, style, source);
+      print_analysis(out, r, p, a, report.clock, o.tuning.host_slowdown_factor, style, source);
     }
     if (!preparation_shown && !r.preparation.steps.empty())
       print_preparation(out, r, style, source);

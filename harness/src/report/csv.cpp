@@ -3,7 +3,10 @@
 // Columns (docs/output.md): workload, phase, index (0-based, sampling order), ticks (per call,
 // overhead subtracted), ns (ticks converted with the clock's rate), disturbed (0/1), raw_ticks (the
 // whole sample as read), batch (calls in the sample), host_slowdown (0/1), context_switch (0/1, or
-// empty when not counted), block (1-based, empty for the first call), error (empty). A workload
+// empty when not counted), block (1-based, empty for the first call), ns_per_iteration (ns divided
+// by the iterations the workload returned per call), items_per_second and bytes_per_second (what
+// it declared a call processes, over ns) - these three empty when not reported or declared -,
+// error (empty). A workload
 // that failed gets one more row: the stage it failed in as its phase, the sample it failed in
 // (0-based) as its index when in a phase, its block, and what it threw in `error`; the figures are
 // empty. Fields are quoted as RFC 4180 asks when they hold a comma, a quote or a line break.
@@ -27,6 +30,12 @@ std::string csv_field(std::string_view text) {
   return quoted + '"';
 }
 
+// `per_call` over `ns` nanoseconds, per second; empty when not declared or ns is not above 0.
+std::string per_second(const std::optional<double>& per_call, double ns) {
+  if (!per_call || !(ns > 0)) return {};
+  return fmt::format("{}", *per_call / (ns * 1e-9));
+}
+
 }  // namespace
 
 void write_csv_report(std::ostream& out, const report_model& model) {
@@ -34,17 +43,22 @@ void write_csv_report(std::ostream& out, const report_model& model) {
   const double ns_per_tick = 1e9 / report.clock.clock->ticks_per_second();
   fmt::print(out,
              "workload,phase,index,ticks,ns,disturbed,raw_ticks,batch,host_slowdown,"
-             "context_switch,block,error\n");
+             "context_switch,block,ns_per_iteration,items_per_second,bytes_per_second,error\n");
   for (const workload_result& r : report.results) {
     const std::string name = csv_field(r.name);
     for (const phase_result* p : phases_of(r)) {
       for (std::size_t i = 0; i < p->values.size(); ++i) {
-        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{},{},\n", name, phase_id(p->kind), i,
-                   p->values[i], p->values[i] * ns_per_tick, p->disturbed(i), p->raw(i), p->batch,
+        const double ns = p->values[i] * ns_per_tick;
+        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{},{},{},{},{},\n", name, phase_id(p->kind),
+                   i, p->values[i], ns, p->disturbed(i), p->raw(i), p->batch,
                    static_cast<bool>(p->host_slowdown[i]),
                    p->context_switch.empty() ? std::string()
                                              : std::string(p->context_switch[i] ? "1" : "0"),
-                   p->blocks.empty() ? std::string() : fmt::format("{}", p->block_of(i) + 1));
+                   p->blocks.empty() ? std::string() : fmt::format("{}", p->block_of(i) + 1),
+                   r.iterations_per_call > 0
+                       ? fmt::format("{}", ns / static_cast<double>(r.iterations_per_call))
+                       : std::string(),
+                   per_second(r.items_per_call, ns), per_second(r.bytes_per_call, ns));
       }
     }
     if (r.failed()) {
@@ -52,7 +66,7 @@ void write_csv_report(std::ostream& out, const report_model& model) {
       const auto or_empty = [](std::size_t v, std::size_t less) {
         return v == 0 ? std::string() : fmt::format("{}", v - less);
       };
-      fmt::print(out, "{},{},{},,,,,{},,,{},{}\n", name, names_of(f.stage).id,
+      fmt::print(out, "{},{},{},,,,,{},,,{},,,,{}\n", name, names_of(f.stage).id,
                  or_empty(f.sample, 1), f.calls_per_sample, or_empty(f.block, 0),
                  csv_field(f.what()));
     }

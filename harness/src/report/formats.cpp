@@ -11,8 +11,8 @@
 namespace harness {
 namespace {
 
-constexpr const char* kAcceptedFormats = "console, json, csv or markdown";
-constexpr const char* kAcceptedExtensions = ".json, .csv, .md, .markdown or .txt";
+constexpr const char* kAcceptedFormats = "console, json, csv, markdown or html";
+constexpr const char* kAcceptedExtensions = ".json, .csv, .md, .markdown, .txt, .html or .htm";
 
 }  // namespace
 
@@ -26,13 +26,15 @@ std::string_view to_string(report_format format) noexcept {
       return "csv";
     case report_format::markdown:
       return "markdown";
+    case report_format::html:
+      return "html";
   }
   return "?";
 }
 
 report_format parse_report_format(std::string_view text) {
-  for (const report_format f :
-       {report_format::console, report_format::json, report_format::csv, report_format::markdown}) {
+  for (const report_format f : {report_format::console, report_format::json, report_format::csv,
+                                report_format::markdown, report_format::html}) {
     if (text == to_string(f)) return f;
   }
   throw usage_error(
@@ -47,6 +49,7 @@ std::optional<report_format> format_for_extension(const std::filesystem::path& p
   if (ext == ".csv") return report_format::csv;
   if (ext == ".md" || ext == ".markdown") return report_format::markdown;
   if (ext == ".txt") return report_format::console;
+  if (ext == ".html" || ext == ".htm") return report_format::html;
   return std::nullopt;
 }
 
@@ -76,6 +79,9 @@ void write_report(std::ostream& out, const report_model& model, report_format fo
       return;
     case report_format::markdown:
       write_markdown_report(out, model);
+      return;
+    case report_format::html:
+      write_html_report(out, model);
       return;
   }
 }

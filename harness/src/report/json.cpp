@@ -21,6 +21,8 @@
 #include "doctor/doctor_json.hpp"
 #include "harness/floor.hpp"
 #include "harness/report.hpp"
+#include "report/json_document.hpp"
+#include "report/summary.hpp"
 
 namespace harness {
 namespace {
@@ -111,6 +113,12 @@ json blocks_json(const phase_result& p) {
   return blocks;
 }
 
+// {"at_min": ..., "at_median": ...}, or null.
+json rate_json(const std::optional<at_min_median>& v) {
+  if (!v) return nullptr;
+  return {{"at_min", v->at_min}, {"at_median", v->at_median}};
+}
+
 json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_factor) {
   json j = {
       {"phase", phase_id(p.kind)},
@@ -131,7 +139,10 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
       {"min_ticks", optional_number(a.all.min)},
       {"median_ticks", optional_number(a.all.median)},
       {"max_ticks", optional_number(a.all.max)},
-      {"spread_percent", optional_number(a.all.spread_percent)}};
+      {"spread_percent", optional_number(a.all.spread_percent)},
+      {"seconds_per_iteration", rate_json(a.rates.seconds_per_iteration)},
+      {"items_per_second", rate_json(a.rates.items_per_second)},
+      {"bytes_per_second", rate_json(a.rates.bytes_per_second)}};
   if (a.verdict) {
     j["verdict"] = stats::id_of(a.verdict->level);
     j["verdict_reason"] = a.verdict->reason;
@@ -165,6 +176,27 @@ json options_json(const run_options& o) {
           {"batch", o.batch ? json(*o.batch) : json(nullptr)}};
 }
 
+// The setup a workload declared: "per_argument", "per_call", or null.
+json setup_id(workload::setup_kind setup) {
+  switch (setup) {
+    case workload::setup_kind::per_argument:
+      return "per_argument";
+    case workload::setup_kind::per_call:
+      return "per_call";
+    case workload::setup_kind::none:
+      break;
+  }
+  return nullptr;
+}
+
+// Google Benchmark's counters of a row whose real_time is `ns` per call: items_per_second and
+// bytes_per_second, as its SetItemsProcessed/SetBytesProcessed give them, when declared.
+void add_rates(json& row, const workload_result& r, double ns) {
+  if (!(ns > 0)) return;
+  if (r.items_per_call) row["items_per_second"] = *r.items_per_call / (ns * 1e-9);
+  if (r.bytes_per_call) row["bytes_per_second"] = *r.bytes_per_call / (ns * 1e-9);
+}
+
 // Where and how the workload failed; null when it did not.
 json failure_json(const workload_result& r) {
   if (!r.failed()) return nullptr;
@@ -175,8 +207,20 @@ json failure_json(const workload_result& r) {
           {"block", or_null(f.block)},
           {"calls_per_sample", f.calls_per_sample},
           {"threw", f.threw},
+          {"making_input", f.making_input},
           {"message", f.message},
           {"where", f.where()}};
+}
+
+json calibration_json(const std::optional<clock_calibration>& c) {
+  if (!c) return nullptr;
+  return {{"source", c->source},
+          {"reference", c->reference},
+          {"ticks_per_second", c->ticks_per_second},
+          {"error_ppm", c->error_ppm},
+          {"duration_seconds", c->duration_seconds},
+          {"rounds", c->rounds},
+          {"converged", c->converged}};
 }
 
 json workload_json(const workload_analysis& w, double slowdown_factor) {
@@ -185,11 +229,21 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
   json phases = json::array();
   for (const phase_analysis& a : w.phases)
     phases.push_back(phase_json(*a.phase, a, slowdown_factor));
+  // What preparation changed, in the words of the console and Markdown reports.
+  const bool both =
+      w.find(phase_kind::baseline) != nullptr && w.find(phase_kind::prepared) != nullptr;
+  const json sentence =
+      both ? json(report_detail::preparation_sentence(w, slowdown_factor)) : json(nullptr);
   return {{"name", r.name},
           {"batch", r.batch},
           {"batch_calibrated", r.batch_calibrated},
           {"min_sample_ticks", r.min_sample_ticks},
           {"iterations_per_call", r.iterations_per_call},
+          {"items_per_call", optional_number(r.items_per_call)},
+          {"bytes_per_call", optional_number(r.bytes_per_call)},
+          {"setup", setup_id(r.setup)},
+          {"setup_seconds",
+           r.setup == workload::setup_kind::per_argument ? json(r.setup_seconds) : json(nullptr)},
           {"build",
            {{"optimized", r.build.optimized ? json(*r.build.optimized) : json(nullptr)},
             {"assertions", r.build.assertions ? json(*r.build.assertions) : json(nullptr)}}},
@@ -207,6 +261,7 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
             {"priority_before", prep.priority_before},
             {"priority_applied", prep.priority_applied}}},
           {"phases", phases},
+          {"preparation_sentence", sentence},
           {"error", r.failed() ? json(r.failure->message) : json(nullptr)},
           {"failure", failure_json(r)},
           {"interrupted", r.interrupted}};
@@ -235,6 +290,7 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
     row["real_time"] = ns;
     row["cpu_time"] = ns;
     row["time_unit"] = "ns";
+    add_rates(row, r, ns);
     row["phase"] = phase_id(p.kind);
     row["ticks"] = p.values[i];
     row["raw_ticks"] = p.raw(i);
@@ -273,6 +329,10 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
     row["real_time"] = figure;
     row["cpu_time"] = figure;
     row["time_unit"] = "ns";
+    // Google Benchmark's mean and stddev rows average the repetitions' rates, which the rate at
+    // the mean time is not: only min, median and max carry one, the rate at that time.
+    if (is_time && std::string_view(aggregate) != "mean" && std::string_view(aggregate) != "stddev")
+      add_rates(row, r, figure);
     row["phase"] = phase_id(p.kind);
     if (is_time) row["ticks"] = *value;
     rows.push_back(std::move(row));
@@ -281,7 +341,7 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
 
 }  // namespace
 
-void write_json_report(std::ostream& out, const report_model& model) {
+json report_detail::json_document(const report_model& model, bool with_samples) {
   const run_report& report = *model.run;
   const clock_source& clock = *report.clock.clock;
   const double ns_per_tick = 1e9 / clock.ticks_per_second();
@@ -290,8 +350,10 @@ void write_json_report(std::ostream& out, const report_model& model) {
   json workloads = json::array();
   for (std::size_t w = 0; w < model.workloads.size(); ++w) {
     const workload_analysis& analysis = model.workloads[w];
-    for (const phase_analysis& a : analysis.phases)
-      add_rows(rows, *analysis.result, w, *a.phase, a, ns_per_tick);
+    if (with_samples) {
+      for (const phase_analysis& a : analysis.phases)
+        add_rows(rows, *analysis.result, w, *a.phase, a, ns_per_tick);
+    }
     workloads.push_back(workload_json(analysis, slowdown_factor));
   }
   const run_context& c = report.context;
@@ -307,7 +369,8 @@ void write_json_report(std::ostream& out, const report_model& model) {
          report.clock.granularity > 0 ? json(report.clock.granularity) : json(nullptr)},
         {"read_cost_ticks",
          report.clock.read_cost > 0 ? json(report.clock.read_cost) : json(nullptr)},
-        {"reason", report.clock_reason}}},
+        {"reason", report.clock_reason},
+        {"calibration", calibration_json(report.calibration)}}},
       {"options", options_json(report.options)},
       {"doctor", c.doctor ? json(doctor::to_json(*c.doctor)) : json(nullptr)},
       {"history", history_json(report.history)},
@@ -320,8 +383,11 @@ void write_json_report(std::ostream& out, const report_model& model) {
                                {"plan", report.source->plan},
                                {"warmup", report.source->warmup}};
   }
-  const json document = {
-      {"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", rows}};
+  return {{"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", rows}};
+}
+
+void write_json_report(std::ostream& out, const report_model& model) {
+  const json document = report_detail::json_document(model, true);
   // Replace rather than throw on bytes that are not UTF-8 (a workload's error message may hold
   // any).
   out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';

@@ -28,6 +28,13 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
         if (!v) return std::nullopt;
         return *v / tps;
       };
+      const bool counted = rated && r.iterations_per_call > 0;
+      const double iterations =
+          static_cast<double>(runs) * static_cast<double>(r.iterations_per_call);
+      const auto rate = [&](const std::optional<double>& per_call) -> std::optional<double> {
+        if (!rated || !per_call) return std::nullopt;
+        return *per_call * static_cast<double>(runs) / seconds;
+      };
       const std::array<template_value, line_slot::count> values{
           runs,
           seconds,
@@ -47,6 +54,12 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
           p->disturbed_count(),
           !p->floor ? template_value() : template_value(p->floor->confirmed ? "yes" : "no"),
           p->floor ? in_seconds(p->floor->floor) : std::nullopt,
+          r.iterations_per_call > 0 ? template_value(runs * r.iterations_per_call)
+                                    : template_value(),
+          counted ? std::optional<double>(seconds / iterations) : std::nullopt,
+          counted ? std::optional<double>(seconds / iterations * 1e9) : std::nullopt,
+          rate(r.items_per_call),
+          rate(r.bytes_per_call),
       };
       out << line.render(values) << '\n';
     }

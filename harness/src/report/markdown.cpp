@@ -18,15 +18,16 @@ void write_markdown_report(std::ostream& out, const report_model& model) {
   const run_context& c = report.context;
   fmt::print(out, "### harness results\n\n");
   if (report.source) {
-    fmt::print(out, "{}: `{}`. Figures: {}; spread = max - min, in % of min.",
+    fmt::print(out, "{}: `{}`. Figures: {}; spread = max - min, in % of min{}.",
                markdown_escape(report.source->tool), report.source->command,
-               markdown_escape(report.source->sample));
+               markdown_escape(report.source->sample), report_detail::rate_columns_note(model));
   } else {
     fmt::print(out,
                "Ticks of `{}` per call ({:.4g} ns a tick), timer overhead subtracted; spread = "
                "max - min, in % of min; disturbed = samples during host slow-downs or context "
-               "switches.",
-               clock.name(), 1e9 / clock.ticks_per_second());
+               "switches{}.",
+               clock.name(), 1e9 / clock.ticks_per_second(),
+               report_detail::rate_columns_note(model));
   }
   if (!c.harness_version.empty()) fmt::print(out, " harness {}", c.harness_version);
   if (!c.host_name.empty()) fmt::print(out, " on {}", markdown_escape(c.host_name));

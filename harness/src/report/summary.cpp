@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "harness/format_template.hpp"
+
 namespace harness::report_detail {
 namespace {
 
@@ -39,7 +41,9 @@ std::string time_text(double seconds, bool unicode) {
   if (magnitude >= 1) return fmt::format("{:.3f} s", seconds);
   if (magnitude >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
   if (magnitude >= 1e-6) return fmt::format("{:.3f} {}", seconds * 1e6, unicode ? "µs" : "us");
-  return fmt::format("{:.3f} ns", seconds * 1e9);
+  // Below a nanosecond (a time per iteration), four decimals rather than three.
+  if (magnitude >= 1e-9 || magnitude == 0) return fmt::format("{:.3f} ns", seconds * 1e9);
+  return fmt::format("{:.4f} ns", seconds * 1e9);
 }
 
 std::string preparation_sentence(const workload_analysis& w, double slowdown_factor) {
@@ -87,14 +91,71 @@ std::string preparation_sentence(const workload_analysis& w, double slowdown_fac
   return text;
 }
 
+rate_columns rate_columns_of(const report_model& model) {
+  rate_columns c;
+  for (const workload_analysis& w : model.workloads) {
+    for (const phase_analysis& a : w.phases) {
+      c.per_iteration = c.per_iteration || a.rates.seconds_per_iteration.has_value();
+      c.items = c.items || a.rates.items_per_second.has_value();
+      c.bytes = c.bytes || a.rates.bytes_per_second.has_value();
+    }
+  }
+  return c;
+}
+
+// What the summary's rate columns hold, after its other columns' explanations.
+std::string rate_columns_note(const report_model& model) {
+  const rate_columns c = rate_columns_of(model);
+  std::vector<std::string> names;
+  if (c.per_iteration) names.push_back("time per iteration");
+  if (c.items) names.push_back("items/s");
+  if (c.bytes) names.push_back("bytes/s (1 GiB = 2^30 bytes)");
+  if (names.empty()) return {};
+  return fmt::format("; {} at the minimum", fmt::join(names, ", "));
+}
+
+std::vector<std::string> rates_lines(const phase_analysis& a, const workload_result& r,
+                                     bool unicode) {
+  std::vector<std::string> lines;
+  const phase_rates& rates = a.rates;
+  if (rates.seconds_per_iteration) {
+    lines.push_back(
+        fmt::format("per iteration ({} per call, as the workload returned): {} at the "
+                    "minimum, {} at the median",
+                    r.iterations_per_call, time_text(rates.seconds_per_iteration->at_min, unicode),
+                    time_text(rates.seconds_per_iteration->at_median, unicode)));
+  }
+  const auto throughput = [&](const std::optional<at_min_median>& figure,
+                              const std::optional<double>& per_call, std::string_view what,
+                              human_style style) {
+    if (!figure) return;
+    // A whole count as it is (65536, not 65536.0 or 6.5536e+04); a fraction with six digits.
+    const double v = *per_call;
+    const std::string amount = v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{:.0f}", v)
+                                                                         : fmt::format("{:.6g}", v);
+    lines.push_back(fmt::format(
+        "throughput ({} {} per call, as declared): {} at the minimum, {} "
+        "at the median",
+        amount, what, human_text(figure->at_min, style), human_text(figure->at_median, style)));
+  };
+  throughput(rates.items_per_second, r.items_per_call, "items", human_style::item_rate);
+  throughput(rates.bytes_per_second, r.bytes_per_call, "bytes", human_style::byte_rate);
+  return lines;
+}
+
 summary_table summary_of(const report_model& model, bool unicode) {
   summary_table out;
   out.table.columns = summary_columns();
+  const rate_columns extra = rate_columns_of(model);
+  if (extra.per_iteration) out.table.columns.push_back({"time/iter", align::right, 3});
+  if (extra.items) out.table.columns.push_back({"items/s", align::right, 3});
+  if (extra.bytes) out.table.columns.push_back({"bytes/s", align::right, 3});
   const double ticks_per_second = model.run->clock.clock->ticks_per_second();
   for (const workload_analysis& w : model.workloads) {
     for (const phase_analysis& a : w.phases) {
       const phase_result& p = *a.phase;
       const auto& s = a.all;
+      const phase_rates& rates = a.rates;
       out.table.rows.push_back({
           w.result->name,
           to_string(p.kind),
@@ -111,6 +172,22 @@ summary_table summary_of(const report_model& model, bool unicode) {
           : p.floor->confirmed ? std::string("confirmed")
                                : std::string("unconfirmed"),
       });
+      std::vector<std::string>& row = out.table.rows.back();
+      const auto at_min = [](const std::optional<at_min_median>& v, auto&& text) {
+        return v ? text(v->at_min) : std::string("-");
+      };
+      if (extra.per_iteration) {
+        row.push_back(at_min(rates.seconds_per_iteration,
+                             [unicode](double v) { return time_text(v, unicode); }));
+      }
+      if (extra.items) {
+        row.push_back(at_min(rates.items_per_second,
+                             [](double v) { return human_text(v, human_style::item_rate); }));
+      }
+      if (extra.bytes) {
+        row.push_back(at_min(rates.bytes_per_second,
+                             [](double v) { return human_text(v, human_style::byte_rate); }));
+      }
       out.rows.push_back(&a);
     }
     if (w.result->failed()) {

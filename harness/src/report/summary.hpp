@@ -39,7 +39,24 @@ struct summary_table {
   text_table table;
   std::vector<const phase_analysis*> rows;  // parallel to table.rows; nullptr: a failure's row
 };
+// The summary's columns after `floor`, at the minimum, each present when some phase of the run has
+// the figure: "time/iter" (time per iteration), "items/s", "bytes/s".
+struct rate_columns {
+  bool per_iteration = false;
+  bool items = false;
+  bool bytes = false;
+};
+rate_columns rate_columns_of(const report_model& model);
+// What those columns hold, for the line above the table: "; time per iteration, bytes/s (1 GiB =
+// 2^30 bytes) at the minimum"; empty when there are none.
+std::string rate_columns_note(const report_model& model);
 summary_table summary_of(const report_model& model, bool unicode);
+
+// A phase's time per iteration and throughput, one line each, at its minimum and median: "per
+// iteration (65536 per call, as the workload returned): 0.0107 ns at the minimum, ...", "throughput
+// (65536 bytes per call, as declared): 87.08 GiB/s at the minimum, ..."; empty when it has none.
+std::vector<std::string> rates_lines(const phase_analysis& a, const workload_result& r,
+                                     bool unicode);
 
 // What preparation changed, by the floor, the median and the p90's distance above the floor
 // (analysis.hpp: preparation_change): "sort_ints/10000: prepared: floor 7.8% lower (confirmed),
@@ -55,7 +72,8 @@ std::string ticks_text(double ticks, std::uint64_t batch);
 std::string opt_ticks(const std::optional<double>& v, std::uint64_t batch);
 // "12.345%", or "n/a" for a percentage the samples do not define.
 std::string percent_text(const std::optional<double>& p);
-// A time in the unit that puts it in [1, 1000): "402.000 ms", "12.346 µs" ("us" without Unicode).
+// A time in the unit that puts it in [1, 1000): "402.000 ms", "12.346 µs" ("us" without Unicode);
+// below 1 ns, four decimals: "0.0107 ns".
 std::string time_text(double seconds, bool unicode);
 
 }  // namespace harness::report_detail

@@ -1,0 +1,368 @@
+// The HTML report: the JSON report (without its per-sample rows) and, per workload, the samples to
+// draw and a histogram of each phase, wrapped in one self-contained page whose script draws the
+// charts (src/report/html/page.js, docs/output.md "HTML").
+//
+// Both ways to a page go through run_page_data(): from the report model (write_html_report) and
+// from a JSON report read back (write_html_from_json, `harness report`), so a page made later
+// from the file is the page the run would have written.
+//
+// What is drawn is thinned, never what is computed: a phase of more than kHtmlMaxDrawn samples is
+// drawn as the lowest and the highest sample of each stretch of `every` consecutive ones (and the
+// first disturbed one of a stretch that has any), so the floor, the spikes and the disturbed
+// stretches stay in the picture; the histograms count every sample; the figures in the text and
+// the table are the report's own.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <istream>
+#include <map>
+#include <ostream>
+
+#include "harness/errors.hpp"
+#include "harness/report.hpp"
+#include "report/html.hpp"
+#include "report/html_assets.hpp"
+#include "report/json_document.hpp"
+
+namespace harness {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// The samples of one phase of one workload, in the order taken.
+struct phase_series {
+  std::vector<double> ticks;    // ticks per call, timer overhead subtracted
+  std::vector<char> disturbed;  // parallel to ticks
+};
+// Per workload (in report order), per phase id ("baseline", "prepared").
+using run_series = std::vector<std::map<std::string, phase_series>>;
+
+constexpr std::size_t kHistogramBins = 40;
+
+json drawn_points(const phase_series& s) {
+  const std::size_t n = s.ticks.size();
+  std::vector<std::size_t> kept;
+  std::size_t every = 1;
+  if (n <= kHtmlMaxDrawn) {
+    kept.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      kept[i] = i;
+  } else {
+    // Up to three points a stretch: its lowest, its highest and its first disturbed sample.
+    every = (n + kHtmlMaxDrawn / 2 - 1) / (kHtmlMaxDrawn / 2);
+    for (std::size_t first = 0; first < n; first += every) {
+      const std::size_t end = std::min(n, first + every);
+      std::size_t low = first;
+      std::size_t high = first;
+      std::optional<std::size_t> disturbed;
+      for (std::size_t i = first; i < end; ++i) {
+        if (s.ticks[i] < s.ticks[low]) low = i;
+        if (s.ticks[i] > s.ticks[high]) high = i;
+        if (!disturbed && s.disturbed[i] != 0) disturbed = i;
+      }
+      std::vector<std::size_t> stretch{low, high};
+      if (disturbed) stretch.push_back(*disturbed);
+      std::sort(stretch.begin(), stretch.end());
+      stretch.erase(std::unique(stretch.begin(), stretch.end()), stretch.end());
+      kept.insert(kept.end(), stretch.begin(), stretch.end());
+    }
+  }
+  json index = json::array();
+  json ticks = json::array();
+  json disturbed = json::array();
+  for (const std::size_t i : kept) {
+    index.push_back(i + 1);
+    ticks.push_back(s.ticks[i]);
+    disturbed.push_back(s.disturbed[i] != 0 ? 1 : 0);
+  }
+  return {{"samples", n}, {"every", every}, {"i", index}, {"t", ticks}, {"d", disturbed}};
+}
+
+double quantile_of(std::vector<double> values, double q) {
+  const auto k = static_cast<std::size_t>(std::floor(q * static_cast<double>(values.size() - 1)));
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+  return values[k];
+}
+
+// One scale for the phases given, shared by the samples chart: from the lowest sample to the
+// highest phase's "fence", its 75th percentile plus 1.5 times that percentile's distance above
+// the phase's minimum (or the highest sample, when it is lower). Samples above it are counted in
+// one "above" figure and drawn on the samples chart's edge, so a few slow outliers do not squeeze
+// every other sample into the first bin.
+json histogram(const std::map<std::string, phase_series>& phases) {
+  double low = INFINITY;
+  double high = -INFINITY;
+  double top = -INFINITY;
+  for (const auto& [id, s] : phases) {
+    if (s.ticks.empty()) continue;
+    const auto [min, max] = std::minmax_element(s.ticks.begin(), s.ticks.end());
+    low = std::min(low, *min);
+    high = std::max(high, *max);
+    const double q75 = quantile_of(s.ticks, 0.75);
+    top = std::max(top, q75 + 1.5 * (q75 - *min));
+  }
+  if (!std::isfinite(low) || !std::isfinite(top)) return nullptr;
+  top = std::min(top, high);
+  // All samples alike: one narrow bin's worth around them.
+  if (!(top > low)) top = low + std::max(std::fabs(low) * 0.01, 1e-9);
+  const double width = (top - low) / static_cast<double>(kHistogramBins);
+  json counts = json::object();
+  json above = json::object();
+  for (const auto& [id, s] : phases) {
+    std::vector<std::size_t> bins(kHistogramBins, 0);
+    std::size_t over = 0;
+    for (const double t : s.ticks) {
+      if (t > top) {
+        ++over;
+        continue;
+      }
+      const auto bin = static_cast<std::size_t>(std::floor((t - low) / width));
+      ++bins[std::min(bin, kHistogramBins - 1)];
+    }
+    counts[id] = bins;
+    above[id] = over;
+  }
+  return {{"low_ticks", low},     {"top_ticks", top},       {"high_ticks", high},
+          {"width_ticks", width}, {"bins", kHistogramBins}, {"counts", counts},
+          {"above", above}};
+}
+
+// `document` is the JSON report without its rows.
+json run_page_data(json document, const run_series& series) {
+  json workloads = json::array();
+  for (const auto& phases : series) {
+    json drawn = json::object();
+    for (const auto& [id, s] : phases)
+      drawn[id] = drawn_points(s);
+    workloads.push_back({{"phases", drawn}, {"histogram", histogram(phases)}});
+  }
+  document.erase("benchmarks");
+  return {{"page", "run"},
+          {"max_drawn", kHtmlMaxDrawn},
+          {"report", std::move(document)},
+          {"series", workloads}};
+}
+
+std::string run_title(const json& document) {
+  const json& context = document.at("context");
+  const std::string host = context.value("host_name", "");
+  const std::string date = context.value("date", "");
+  return fmt::format("harness report{}{}", host.empty() ? "" : " — " + host,
+                     date.empty() ? "" : ", " + date);
+}
+
+// ---- reading a JSON report back ------------------------------------------------------------
+
+// The report schema this build reads (docs/output.md).
+constexpr int kSchemaVersion = 1;
+constexpr double kMaxTicksPerSecond = 1e15;
+constexpr double kMaxTicks = 1e15;
+
+// What the page's script reads of the document, checked so that no report the harness could have
+// written draws a broken page, and anything else is refused in words.
+void check_document(const json& doc, run_series& series, const std::string& source) {
+  if (!doc.is_object() || !doc.contains("harness") || !doc["harness"].is_object()) {
+    throw usage_error(fmt::format(
+        "{}: not a harness JSON report (it has no \"harness\" object; write one with --format "
+        "json or -o FILE.json)",
+        source));
+  }
+  const json& h = doc["harness"];
+  const json version = h.value("schema_version", json(nullptr));
+  if (!version.is_number_integer() || version.get<int>() != kSchemaVersion) {
+    throw usage_error(fmt::format("{}: schema_version {} is not one this harness reads ({})",
+                                  source, version.dump(), kSchemaVersion));
+  }
+  if (!doc.contains("context") || !doc["context"].is_object()) {
+    throw usage_error(fmt::format("{}: the report has no \"context\" object", source));
+  }
+  const double rate = h.at("clock").at("ticks_per_second").get<double>();
+  if (!(rate >= 1 && rate <= kMaxTicksPerSecond)) {
+    throw usage_error(fmt::format(
+        "{}: clock ticks_per_second {} is out of range: a clock ticks from 1 to 1e15 times a "
+        "second",
+        source, rate));
+  }
+  const json& workloads = h.at("workloads");
+  if (!workloads.is_array()) {
+    throw usage_error(fmt::format("{}: \"harness\".\"workloads\" is not an array", source));
+  }
+  for (const json& w : workloads) {
+    w.at("name").get<std::string>();
+    for (const json& p : w.at("phases"))
+      p.at("phase").get<std::string>();
+  }
+  if (series.size() > workloads.size()) {
+    throw usage_error(
+        fmt::format("{}: a sample row's family_index {} names no workload (the report lists {})",
+                    source, series.size() - 1, workloads.size()));
+  }
+  series.resize(workloads.size());
+}
+
+// Reads the document, keeping each sample row's figures in `series` and dropping the row itself,
+// so a report of a million samples is held as numbers, not as a million JSON objects.
+json read_document(std::istream& in, run_series& series, const std::string& source) {
+  std::string row_error;
+  const auto keep_row = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    if (event != json::parse_event_t::object_end || !parsed.is_object() ||
+        !parsed.contains("run_type") || !parsed.contains("family_index")) {
+      return true;
+    }
+    if (!row_error.empty() || parsed["run_type"] != "iteration") return false;
+    const json& family = parsed["family_index"];
+    const json& phase = parsed.contains("phase") ? parsed["phase"] : json(nullptr);
+    const json& ticks = parsed.contains("ticks") ? parsed["ticks"] : json(nullptr);
+    if (!family.is_number_unsigned() || !phase.is_string() || !ticks.is_number() ||
+        !(std::fabs(ticks.get<double>()) <= kMaxTicks)) {
+      row_error = fmt::format(
+          "a sample row needs a family_index (0 or more), a phase and its ticks (at most 1e15): "
+          "{}",
+          parsed.dump());
+      return false;
+    }
+    const auto w = family.get<std::size_t>();
+    // A report names each workload once; more families than that is a broken file.
+    if (w >= 1000000) {
+      row_error = fmt::format("family_index {} is out of range", w);
+      return false;
+    }
+    if (series.size() <= w) series.resize(w + 1);
+    phase_series& s = series[w][phase.get<std::string>()];
+    s.ticks.push_back(ticks.get<double>());
+    s.disturbed.push_back(parsed.value("disturbed", false) ? 1 : 0);
+    return false;
+  };
+  json doc;
+  try {
+    doc = json::parse(in, keep_row);
+  } catch (const json::parse_error& e) {
+    throw usage_error(fmt::format("{}: not JSON: {}", source, e.what()));
+  } catch (const json::exception& e) {
+    throw usage_error(fmt::format("{}: a sample row is malformed: {}", source, e.what()));
+  }
+  if (!row_error.empty()) throw usage_error(fmt::format("{}: {}", source, row_error));
+  try {
+    check_document(doc, series, source);
+  } catch (const json::exception& e) {
+    throw usage_error(fmt::format("{}: a harness report with a missing or malformed field: {}",
+                                  source, e.what()));
+  }
+  // The charts draw the sampled phases, baseline and prepared; the first call is one sample, in
+  // the text.
+  for (auto& phases : series) {
+    std::erase_if(phases, [](const auto& entry) {
+      return entry.first != "baseline" && entry.first != "prepared";
+    });
+  }
+  return doc;
+}
+
+}  // namespace
+
+namespace html {
+
+std::string_view to_string(page_kind kind) noexcept {
+  switch (kind) {
+    case page_kind::run:
+      return "run";
+    case page_kind::compare:
+      return "compare";
+    case page_kind::clocks:
+      return "clocks";
+  }
+  return "run";
+}
+
+std::string escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string page(page_kind kind, std::string_view title, const nlohmann::ordered_json& data) {
+  // Bytes that are not UTF-8 (a workload's error message may hold any) are replaced.
+  const std::string text = data.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string safe;
+  safe.reserve(text.size() + text.size() / 16);
+  for (const char c : text) {
+    if (c == '<') {
+      safe += "\\u003c";
+    } else if (c == '/') {
+      safe += "\\/";
+    } else {
+      safe += c;
+    }
+  }
+  // The title may hold "//" too (a host or a workload name): the "//" of an address is broken.
+  std::string heading = escape(title);
+  for (std::size_t at = heading.find("//"); at != std::string::npos; at = heading.find("//", at))
+    heading.replace(at, 2, "/&#47;");
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<meta name=\"color-scheme\" content=\"light dark\">\n"
+      "<meta name=\"generator\" content=\"harness\">\n<title>{title}</title>\n"
+      "<style>\n{css}</style>\n</head>\n<body data-page=\"{kind}\">\n"
+      "<header><h1>{title}</h1></header>\n"
+      "<main id=\"harness-page\"><p class=\"note\">This page draws its charts with the "
+      "JavaScript inlined in it; with scripts off, read the same figures in the JSON report "
+      "(harness --format json).</p></main>\n"
+      "<pre id=\"harness-status\" hidden></pre>\n"
+      "<script id=\"harness-data\" type=\"application/json\">{data}</script>\n"
+      "<script>\n{chartjs}\n</script>\n<script>\n{script}\n</script>\n</body>\n</html>\n",
+      fmt::arg("title", heading), fmt::arg("css", html_assets::page_css()),
+      fmt::arg("kind", to_string(kind)), fmt::arg("data", safe),
+      fmt::arg("chartjs", html_assets::chartjs()), fmt::arg("script", html_assets::page_js()));
+}
+
+}  // namespace html
+
+void write_html_report(std::ostream& out, const report_model& model) {
+  json document = report_detail::json_document(model, false);
+  run_series series(model.workloads.size());
+  for (std::size_t w = 0; w < model.workloads.size(); ++w) {
+    for (const phase_analysis& a : model.workloads[w].phases) {
+      const phase_result& p = *a.phase;
+      if (p.kind == phase_kind::first) continue;
+      phase_series& s = series[w][std::string(phase_id(p.kind))];
+      s.ticks = p.values;
+      s.disturbed.resize(p.values.size());
+      for (std::size_t i = 0; i < p.values.size(); ++i)
+        s.disturbed[i] = p.disturbed(i) ? 1 : 0;
+    }
+  }
+  const std::string title = run_title(document);
+  out << html::page(html::page_kind::run, title, run_page_data(std::move(document), series));
+}
+
+void write_html_from_json(std::ostream& out, std::istream& json_text, const std::string& source) {
+  run_series series;
+  json document = read_document(json_text, series, source);
+  const std::string title = run_title(document);
+  out << html::page(html::page_kind::run, title, run_page_data(std::move(document), series));
+}
+
+}  // namespace harness

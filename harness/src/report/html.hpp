@@ -1,0 +1,30 @@
+// One self-contained HTML page around a JSON document: the style, Chart.js and the page's script
+// inline (html_assets.hpp), the document in a <script type="application/json"> element that the
+// script draws from. Used by the run report (report.hpp), `harness compare --format html` and
+// `harness clocks --format html`.
+//
+// What the page promises: nothing is fetched when it is opened (no "http://" or "https://" in the
+// file: the document's '/' are written "\/", which JSON reads back as '/'); every '<' of the
+// document is written "\u003c", so no text in it can end the element. The page's script writes
+// what it drew into <pre id="harness-status"> (JSON: the charts, their labels, the pixels they
+// painted, the errors caught), for the browser test (tests/e2e/html_e2e.sh).
+//
+// Internal header: nlohmann_json is a private dependency of the harness library.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace harness::html {
+
+enum class page_kind { run, compare, clocks };
+std::string_view to_string(page_kind kind) noexcept;
+
+// The page: `title` (escaped) in <title> and the heading; `data` is what the script draws.
+std::string page(page_kind kind, std::string_view title, const nlohmann::ordered_json& data);
+
+// `text` with &, <, >, " and ' as entities.
+std::string escape(std::string_view text);
+
+}  // namespace harness::html

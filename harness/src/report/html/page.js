@@ -1,0 +1,800 @@
+// The HTML report's script: draws the page from the JSON in <script id="harness-data"> with
+// Chart.js (inlined before it). Three pages (body's data-page): "run" (harness run), "compare"
+// (harness compare) and "clocks" (harness clocks). It computes no statistic: every figure in the
+// text is the report's own; it only converts ticks to a time unit and draws.
+//
+// What it drew goes into the element harness-status (a hidden pre) as JSON, for the browser test: the charts (id,
+// kind, dataset labels, axis titles, points, pixels painted, length of the canvas's data URL),
+// the errors caught (window.onerror, unhandled rejections, console.error), the window's width and
+// the page's (scroll_width), whether the dark scheme was drawn, and done: true at the end.
+(function () {
+  'use strict';
+
+  var status = { page: document.body.getAttribute('data-page'), charts: [], errors: [], done: false };
+  function writeStatus() {
+    var out = document.getElementById('harness-status');
+    if (out) out.textContent = JSON.stringify(status);
+  }
+  window.addEventListener('error', function (e) {
+    status.errors.push(String(e.message || e.error || 'error'));
+    writeStatus();
+  });
+  window.addEventListener('unhandledrejection', function (e) {
+    status.errors.push('unhandled rejection: ' + String(e.reason));
+    writeStatus();
+  });
+  var consoleError = console.error;
+  console.error = function () {
+    status.errors.push(Array.prototype.map.call(arguments, String).join(' '));
+    writeStatus();
+    consoleError.apply(console, arguments);
+  };
+
+  // ---- colours: Okabe and Ito's palette; the blue is lighter on a dark background ----------
+  var dark = !!(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
+  var colour = {
+    baseline: '#E69F00',                    // orange
+    prepared: dark ? '#56B4E9' : '#0072B2', // sky blue / blue
+    disturbed: '#D55E00',                   // vermillion
+    second: dark ? '#F0E442' : '#009E73',   // yellow / bluish green
+    ink: dark ? '#e6e6e6' : '#1a1a1a',
+    grid: dark ? 'rgba(255,255,255,0.13)' : 'rgba(0,0,0,0.10)',
+    band: dark ? 'rgba(255,255,255,0.05)' : 'rgba(0,0,0,0.045)',
+    floorBand: dark ? 'rgba(0,158,115,0.22)' : 'rgba(0,158,115,0.16)'
+  };
+  function alpha(hex, a) {
+    var n = parseInt(hex.slice(1), 16);
+    return 'rgba(' + (n >> 16) + ',' + ((n >> 8) & 255) + ',' + (n & 255) + ',' + a + ')';
+  }
+  Chart.defaults.color = colour.ink;
+  Chart.defaults.borderColor = colour.grid;
+  Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif';
+  Chart.defaults.animation = false;
+  Chart.defaults.responsive = true;
+  Chart.defaults.maintainAspectRatio = false;
+  // Legends in the order the datasets are given (Chart.js would sort them by drawing order).
+  Chart.defaults.plugins.legend.labels.sort = function (a, b) {
+    return a.datasetIndex - b.datasetIndex;
+  };
+
+  // ---- small helpers ------------------------------------------------------------------------
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        if (k === 'text') node.textContent = attrs[k];
+        else node.setAttribute(k, attrs[k]);
+      });
+    }
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined) return;
+      node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    });
+    return node;
+  }
+  function isNum(v) {
+    return typeof v === 'number' && isFinite(v);
+  }
+  function num(v, digits) {
+    if (!isNum(v)) return '-';
+    return v.toLocaleString('en-US', { maximumFractionDigits: digits === undefined ? 3 : digits });
+  }
+  function sig(v, digits) {
+    if (!isNum(v)) return '-';
+    return Number(v.toPrecision(digits || 4)).toLocaleString('en-US', { maximumFractionDigits: 12 });
+  }
+  // The unit that puts `ns` (the smallest time shown) at 1 or more: ns, µs, ms or s.
+  function unitFor(ns) {
+    var a = Math.abs(ns);
+    if (a >= 1e9) return { name: 's', per: 1e9 };
+    if (a >= 1e6) return { name: 'ms', per: 1e6 };
+    if (a >= 1e3) return { name: 'µs', per: 1e3 };
+    return { name: 'ns', per: 1 };
+  }
+  function timeText(ns) {
+    if (!isNum(ns)) return '-';
+    var u = unitFor(ns);
+    return sig(ns / u.per, 4) + ' ' + u.name;
+  }
+  // A figure in ticks as a time; '-' for one the report leaves null (no samples).
+  function ticksTime(ticks, perTick) {
+    return isNum(ticks) ? timeText(ticks * perTick) : '-';
+  }
+  function facts(pairs) {
+    var dl = el('dl', { class: 'facts' });
+    pairs.forEach(function (p) {
+      if (p[1] === null || p[1] === undefined || p[1] === '') return;
+      dl.appendChild(el('dt', { text: p[0] }));
+      dl.appendChild(typeof p[1] === 'string' ? el('dd', { text: p[1] }) : el('dd', null, [p[1]]));
+    });
+    return dl;
+  }
+  function table(head, rows, textColumns) {
+    var t = el('table');
+    var tr = el('tr');
+    head.forEach(function (h, i) {
+      tr.appendChild(el('th', { text: h, class: textColumns.indexOf(i) >= 0 ? 'text' : '' }));
+    });
+    t.appendChild(el('thead', null, [tr]));
+    var body = el('tbody');
+    rows.forEach(function (r) {
+      var row = el('tr');
+      r.forEach(function (c, i) {
+        row.appendChild(el('td', { text: String(c), class: textColumns.indexOf(i) >= 0 ? 'text' : '' }));
+      });
+      body.appendChild(row);
+    });
+    t.appendChild(body);
+    return el('div', { class: 'table-wrap' }, [t]);
+  }
+  function swatch(c) {
+    var s = el('span', { class: 'swatch' });
+    s.style.background = c;
+    return s;
+  }
+
+  // Pixels a canvas has painted (alpha above 0), counted on a grid of every 4th pixel.
+  function painted(canvas) {
+    try {
+      var ctx = canvas.getContext('2d');
+      var img = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+      var count = 0;
+      for (var y = 0; y < canvas.height; y += 4) {
+        for (var x = 0; x < canvas.width; x += 4) {
+          if (img[(y * canvas.width + x) * 4 + 3] > 0) count++;
+        }
+      }
+      return count;
+    } catch (e) {
+      status.errors.push('reading the canvas: ' + e);
+      return 0;
+    }
+  }
+
+  var chartCount = 0;
+  // Draws one chart into `container`, and records it in the status.
+  function addChart(container, kind, description, config) {
+    chartCount += 1;
+    var id = 'chart-' + chartCount;
+    var box = el('div', { class: 'chart-box' });
+    var canvas = el('canvas', { id: id, role: 'img', 'aria-label': description });
+    box.appendChild(canvas);
+    container.appendChild(box);
+    var chart = new Chart(canvas.getContext('2d'), config);
+    var scales = chart.options.scales || {};
+    var points = 0;
+    chart.data.datasets.forEach(function (d) {
+      points += d.data.length;
+    });
+    status.charts.push({
+      id: id,
+      kind: kind,
+      labels: chart.data.datasets.map(function (d) {
+        return d.label;
+      }),
+      x: scales.x && scales.x.title ? scales.x.title.text : '',
+      y: scales.y && scales.y.title ? scales.y.title.text : '',
+      points: points,
+      painted: painted(canvas),
+      data_url_length: canvas.toDataURL('image/png').length
+    });
+    return chart;
+  }
+  function axis(title, extra) {
+    var a = { title: { display: true, text: title, font: { weight: '600' } }, grid: { color: colour.grid } };
+    Object.keys(extra || {}).forEach(function (k) {
+      a[k] = extra[k];
+    });
+    return a;
+  }
+
+  // Shaded bands behind the samples: the sampler's blocks, alternating, and each floor's block in
+  // green (a Chart.js plugin; the chart itself is Chart.js's).
+  var blockBands = {
+    id: 'harnessBlocks',
+    beforeDatasetsDraw: function (chart) {
+      var bands = (chart.options.plugins.harnessBlocks || {}).bands || [];
+      var x = chart.scales.x;
+      var area = chart.chartArea;
+      var ctx = chart.ctx;
+      ctx.save();
+      bands.forEach(function (b) {
+        var left = Math.max(area.left, x.getPixelForValue(b.from));
+        var right = Math.min(area.right, x.getPixelForValue(b.to));
+        if (right <= left) return;
+        ctx.fillStyle = b.floor ? colour.floorBand : b.shade ? colour.band : 'rgba(0,0,0,0)';
+        ctx.fillRect(left, area.top, right - left, area.bottom - area.top);
+      });
+      ctx.restore();
+    }
+  };
+
+  // ---- the run page --------------------------------------------------------------------------
+  function phaseOf(workload, id) {
+    var phases = workload.phases || [];
+    for (var i = 0; i < phases.length; i++) if (phases[i].phase === id) return phases[i];
+    return null;
+  }
+
+  function runFacts(report) {
+    var h = report.harness;
+    var c = h.clock;
+    var ctx = report.context || {};
+    var section = el('section', { id: 'run' });
+    section.appendChild(el('h2', { text: 'The run' }));
+    var clockText = c.name + (c.description ? ' — ' + c.description : '');
+    var cal = c.calibration;
+    var calText = cal
+      ? sig(cal.ticks_per_second / 1e6, 10) + ' MHz against ' + cal.reference + ', error within ' +
+        num(cal.error_ppm, 2) + ' ppm, ' + cal.rounds + ' rounds in ' + num(cal.duration_seconds * 1e3, 1) +
+        ' ms' + (cal.converged ? '' : ' (not converged in the time limit)')
+      : cal === null ? 'none: the clock\'s rate is declared, not calibrated' : 'not in this report (written by an older harness)';
+    var doc = h.doctor;
+    var doctorText = null;
+    if (doc) {
+      doctorText = doc.ok + ' checks ok, ' + doc.warn + ' warned, ' + doc.unknown + ' unknown' +
+        (doc.warned && doc.warned.length ? '; warned: ' + doc.warned.join(', ') : '') +
+        (doc.unknown_ids && doc.unknown_ids.length ? '; unknown: ' + doc.unknown_ids.join(', ') : '');
+    }
+    var o = h.options || {};
+    section.appendChild(facts([
+      ['clock', clockText],
+      ['its rate', sig(c.ticks_per_second, 10) + ' ticks/s (1 tick = ' + timeText(1e9 / c.ticks_per_second) + ')'],
+      ['calibration', calText],
+      ['step, granularity, read cost', [c.step_ticks, c.granularity_ticks, c.read_cost_ticks].map(function (v) {
+        return isNum(v) ? sig(v, 4) + ' ticks' : 'not measured';
+      }).join(', ')],
+      ['why this clock', c.reason],
+      ['doctor', doctorText === null ? 'not run' : doctorText + ' (harness doctor prints each check\'s facts and advice)'],
+      ['CPU', doc ? 'CPU ' + doc.cpu + (doc.cpu_reason ? ': ' + doc.cpu_reason : '') : null],
+      ['samples asked', o.samples === undefined ? null : String(o.samples) + ' per phase' +
+        (o.warmup_ns ? ', warmup ' + timeText(o.warmup_ns) : '') + (o.priority ? ', priority ' + o.priority : '')],
+      ['host', [ctx.host_name, ctx.num_cpus ? ctx.num_cpus + ' CPUs' : '', ctx.mhz_per_cpu ? ctx.mhz_per_cpu + ' MHz' : '']
+        .filter(Boolean).join(', ')],
+      ['date', ctx.date],
+      ['harness', [h.harness_version, ctx.library_build_type ? ctx.library_build_type + ' build' : ''].filter(Boolean).join(', ')]
+    ]));
+    section.appendChild(el('p', {
+      class: 'note',
+      text: 'Times are per call: the sample\'s ticks of ' + c.name + ' less the timer overhead, divided by the ' +
+        'calls in the sample, converted with the rate above' + (cal ? ' (a calibrated estimate)' : '') +
+        '. The floor is the lowest block minimum the sampler confirmed (docs/floor.md); spread = (max − min) / min.'
+    }));
+    return section;
+  }
+
+  function phaseLine(p, perTick) {
+    if (!p) return null;
+    var f = p.floor;
+    var parts = [];
+    var floorTicks = f ? f.ticks : p.min_ticks;
+    parts.push('floor ' + ticksTime(floorTicks, perTick) + (f ? (f.confirmed ? ' (confirmed, block ' + f.block + ')' : ' (not confirmed)') : ''));
+    parts.push('median ' + ticksTime(p.median_ticks, perTick));
+    parts.push('spread ' + (isNum(p.spread_percent) ? num(p.spread_percent, 2) + '%' : 'n/a'));
+    parts.push('disturbed ' + p.disturbed + ' of ' + p.samples);
+    if (p.verdict) parts.push('verdict: ' + p.verdict);
+    return parts.join(', ');
+  }
+
+  function samplesFigure(section, w, series, perTick, maxDrawn) {
+    var base = phaseOf(w, 'baseline');
+    var prep = phaseOf(w, 'prepared');
+    var order = [];
+    if (base && series.phases.baseline) order.push(['baseline', base, series.phases.baseline]);
+    if (prep && series.phases.prepared) order.push(['prepared', prep, series.phases.prepared]);
+    var lowest = Infinity;
+    order.forEach(function (o) {
+      var f = o[1].floor ? o[1].floor.ticks : o[1].min_ticks;
+      if (isNum(f)) lowest = Math.min(lowest, f * perTick);
+    });
+    var unit = unitFor(isNum(lowest) ? lowest : 1);
+    var scale = perTick / unit.per;
+    // The chart's top: the histogram's (html.cpp: the highest phase's 75th percentile plus 1.5
+    // times its distance above the minimum), and a little room; samples beyond it are drawn on
+    // the edge as triangles.
+    var hist = series.histogram;
+    var top = null;
+    if (hist && hist.top_ticks < hist.high_ticks) {
+      top = (hist.top_ticks + 0.05 * (hist.top_ticks - hist.low_ticks)) * scale;
+    }
+    var datasets = [];
+    var disturbed = [];
+    var above = [];
+    var bands = [];
+    var offset = 0;
+    var drawn = 0;
+    var total = 0;
+    var maxY = -Infinity;
+    order.forEach(function (o) {
+      var id = o[0];
+      var p = o[1];
+      var s = o[2];
+      var pts = [];
+      for (var k = 0; k < s.i.length; k++) {
+        var pt = { x: offset + s.i[k], y: s.t[k] * scale };
+        maxY = Math.max(maxY, pt.y);
+        if (s.d[k]) disturbed.push(pt);
+        pts.push(pt);
+      }
+      drawn += s.i.length;
+      total += s.samples;
+      datasets.push({
+        type: 'scatter',
+        label: id + ' samples',
+        data: pts,
+        backgroundColor: alpha(colour[id], 0.75),
+        borderColor: colour[id],
+        pointRadius: s.i.length > 1500 ? 1.5 : 2.5,
+        pointHoverRadius: 4,
+        order: 2
+      });
+      (p.blocks || []).forEach(function (b, n) {
+        bands.push({
+          from: offset + b.first_sample + 0.5,
+          to: offset + b.first_sample + b.samples + 0.5,
+          shade: n % 2 === 1,
+          floor: !!(p.floor && p.floor.block === n + 1)
+        });
+      });
+      var floorTicks = p.floor ? p.floor.ticks : p.min_ticks;
+      if (isNum(floorTicks) && s.samples > 0) {
+        datasets.push({
+          type: 'line',
+          label: id + ' floor' + (p.floor ? (p.floor.confirmed ? ' (confirmed)' : ' (not confirmed)') : ' (min)'),
+          data: [{ x: offset + 0.5, y: floorTicks * scale }, { x: offset + s.samples + 0.5, y: floorTicks * scale }],
+          borderColor: colour[id],
+          borderDash: [7, 4],
+          borderWidth: 2,
+          pointRadius: 0,
+          fill: false,
+          order: 1
+        });
+      }
+      offset += s.samples;
+    });
+    if (top !== null && maxY > top) {
+      // (Clipped below; the triangles keep their true value for the text and the tooltip.)
+      datasets.forEach(function (d) {
+        if (d.type !== 'scatter') return;
+        d.data = d.data.filter(function (pt) {
+          if (pt.y <= top) return true;
+          above.push({ x: pt.x, y: top, value: pt.y });
+          return false;
+        });
+      });
+      disturbed = disturbed.filter(function (pt) {
+        return pt.y <= top;
+      });
+    } else {
+      top = null;
+    }
+    if (disturbed.length > 0) {
+      datasets.push({
+        type: 'scatter',
+        label: 'disturbed (host slow-down or context switch)',
+        data: disturbed,
+        pointStyle: 'crossRot',
+        pointRadius: 5,
+        borderWidth: 2,
+        borderColor: colour.disturbed,
+        backgroundColor: colour.disturbed,
+        order: 0
+      });
+    }
+    if (above.length > 0) {
+      datasets.push({
+        type: 'scatter',
+        label: 'above the top, drawn on the edge',
+        data: above,
+        pointStyle: 'triangle',
+        pointRadius: above.length > 200 ? 2.5 : 5,
+        borderColor: colour.ink,
+        backgroundColor: alpha(colour.ink === '#e6e6e6' ? '#e6e6e6' : '#1a1a1a', 0.5),
+        order: 0
+      });
+    }
+    // In the document before the chart is made: Chart.js sizes the canvas from its box.
+    var figure = el('div', { class: 'figure' });
+    section.appendChild(figure);
+    var left = el('div');
+    left.appendChild(el('h3', { text: 'Samples in the order taken' }));
+    figure.appendChild(left);
+    var yAxis = axis('time per call (' + unit.name + ')', { beginAtZero: false });
+    if (top !== null) yAxis.max = top;
+    addChart(left, 'samples', w.name + ': every sample in the order taken, time per call in ' + unit.name, {
+      type: 'scatter',
+      data: { datasets: datasets },
+      options: {
+        parsing: false,
+        normalized: true,
+        scales: {
+          x: axis('sample, in the order taken' + (order.length > 1 ? ' (baseline, then prepared)' : ''), {
+            type: 'linear',
+            min: 0.5,
+            max: Math.max(1.5, offset + 0.5),
+            // The bounds sit half a sample out; only whole sample numbers are labelled.
+            ticks: {
+              callback: function (v) {
+                return Number.isInteger(v) ? v.toLocaleString('en-US') : '';
+              }
+            }
+          }),
+          y: yAxis
+        },
+        plugins: {
+          legend: { position: 'bottom', labels: { boxWidth: 14 } },
+          harnessBlocks: { bands: bands },
+          tooltip: {
+            callbacks: {
+              label: function (item) {
+                var v = item.raw.value !== undefined ? item.raw.value : item.raw.y;
+                return item.dataset.label + ': sample ' + item.raw.x + ', ' + sig(v, 5) + ' ' + unit.name;
+              }
+            }
+          }
+        }
+      },
+      plugins: [blockBands]
+    });
+    var aside = el('aside');
+    order.forEach(function (o) {
+      aside.appendChild(el('p', null, [swatch(colour[o[0]]), el('strong', { text: o[0] + ': ' }), phaseLine(o[1], perTick)]));
+    });
+    aside.appendChild(el('p', {
+      class: 'caption',
+      text: 'Dashed lines: each phase\'s floor. Shaded bands: the sampler\'s blocks (alternate ones grey); ' +
+        'green: the block the floor came from. Crosses: disturbed samples.'
+    }));
+    if (drawn < total) {
+      aside.appendChild(el('p', {
+        class: 'caption warning',
+        text: 'Drawn: ' + num(drawn, 0) + ' of ' + num(total, 0) + ' samples (more than ' + num(maxDrawn, 0) +
+          ' in a phase): the lowest and the highest of each stretch of consecutive samples, and its first ' +
+          'disturbed one. The figures, the table and the histogram use every sample.'
+      }));
+    } else {
+      aside.appendChild(el('p', { class: 'caption', text: 'Drawn: all ' + num(total, 0) + ' samples.' }));
+    }
+    if (above.length > 0) {
+      var highest = Math.max.apply(null, above.map(function (a) { return a.value; }));
+      aside.appendChild(el('p', {
+        class: 'caption',
+        text: num(above.length, 0) + (above.length === 1 ? ' drawn sample lies' : ' drawn samples lie') +
+          ' above the chart\'s top (' + sig(top, 4) + ' ' + unit.name +
+          '); the highest is ' + sig(highest, 5) + ' ' + unit.name + '.'
+      }));
+    }
+    figure.appendChild(aside);
+    return unit;
+  }
+
+  function histogramFigure(section, w, series, perTick, unit) {
+    var hist = series.histogram;
+    if (!hist) return;
+    var scale = perTick / unit.per;
+    var labels = [];
+    for (var b = 0; b < hist.bins; b++) {
+      labels.push(sig((hist.low_ticks + hist.width_ticks * (b + 0.5)) * scale, 4));
+    }
+    var anyAbove = false;
+    Object.keys(hist.above).forEach(function (id) {
+      if (hist.above[id] > 0) anyAbove = true;
+    });
+    var topLabel = sig(hist.top_ticks * scale, 4);
+    if (anyAbove) labels.push('> ' + topLabel);
+    var datasets = [];
+    var notes = [];
+    ['baseline', 'prepared'].forEach(function (id) {
+      var counts = hist.counts[id];
+      if (!counts) return;
+      var n = 0;
+      counts.forEach(function (c) { n += c; });
+      n += hist.above[id];
+      var data = counts.map(function (c) { return n > 0 ? (100 * c) / n : 0; });
+      if (anyAbove) data.push(n > 0 ? (100 * hist.above[id]) / n : 0);
+      datasets.push({
+        label: id + ' (' + num(n, 0) + ' samples)',
+        data: data,
+        backgroundColor: alpha(colour[id], 0.7),
+        borderColor: colour[id],
+        borderWidth: 1,
+        categoryPercentage: 1.0,
+        barPercentage: 1.0
+      });
+      var p = phaseOf(w, id);
+      if (p) {
+        notes.push(el('p', null, [swatch(colour[id]), el('strong', { text: id + ': ' }),
+          'min ' + ticksTime(p.min_ticks, perTick) + ', median ' + ticksTime(p.median_ticks, perTick) +
+          ', max ' + ticksTime(p.max_ticks, perTick) +
+          (hist.above[id] > 0 ? ', ' + num(hist.above[id], 0) + ' above ' + topLabel + ' ' + unit.name : '')]));
+      }
+    });
+    var figure = el('div', { class: 'figure' });
+    section.appendChild(figure);
+    var left = el('div');
+    left.appendChild(el('h3', { text: 'Distribution of each phase, one scale' }));
+    figure.appendChild(left);
+    addChart(left, 'distribution', w.name + ': share of each phase\'s samples per bin of time per call', {
+      type: 'bar',
+      data: { labels: labels, datasets: datasets },
+      options: {
+        scales: {
+          x: axis('time per call (' + unit.name + '), bins of ' + sig(hist.width_ticks * scale, 3) + ' ' + unit.name, {
+            ticks: { maxRotation: 0, autoSkip: true, autoSkipPadding: 8 }
+          }),
+          y: axis('share of the phase\'s samples (%)', { beginAtZero: true })
+        },
+        plugins: { legend: { position: 'bottom', labels: { boxWidth: 14 } } }
+      }
+    });
+    var aside = el('aside', null, notes);
+    aside.appendChild(el('p', {
+      class: 'caption',
+      text: 'Each bar: the share of its phase\'s samples in that bin, counted over every sample. The scale runs from the ' +
+        'lowest sample to the highest of the phases\' 75th percentile plus 1.5 times its distance above the phase\'s minimum' +
+        (anyAbove ? '; the last bar holds the samples above that. The samples chart uses the same top.' : '.')
+    }));
+    figure.appendChild(aside);
+  }
+
+  function workloadTable(w, perTick) {
+    var rows = [];
+    (w.phases || []).forEach(function (p) {
+      rows.push([
+        p.phase,
+        num(p.samples, 0),
+        ticksTime(p.min_ticks, perTick),
+        ticksTime(p.median_ticks, perTick),
+        ticksTime(p.max_ticks, perTick),
+        isNum(p.spread_percent) ? num(p.spread_percent, 3) + '%' : 'n/a',
+        num(p.disturbed, 0),
+        p.verdict || '-',
+        p.floor ? (p.floor.confirmed ? 'confirmed' : 'unconfirmed') : '-',
+        isNum(p.min_ticks) ? sig(p.min_ticks, 6) : '-'
+      ]);
+    });
+    return table(['phase', 'samples', 'min', 'median', 'max', 'spread %', 'disturbed', 'verdict', 'floor', 'min (ticks)'],
+      rows, [0, 7, 8]);
+  }
+
+  // One line on top; the run's facts in full come after the workloads.
+  function runHeadline(report) {
+    var h = report.harness;
+    var c = h.clock;
+    var doc = h.doctor;
+    var parts = ['Clock ' + c.name + ' at ' + sig(c.ticks_per_second / 1e6, 7) + ' MHz' +
+      (c.calibration ? ' (calibrated within ' + num(c.calibration.error_ppm, 2) + ' ppm)' : '')];
+    if (doc) parts.push('doctor: ' + doc.ok + ' ok, ' + doc.warn + ' warned, ' + doc.unknown + ' unknown');
+    parts.push((h.workloads || []).length + ' workload(s); the run\'s details below');
+    var p = el('p', { class: 'note', text: parts.join(' · ') + '.' });
+    return p;
+  }
+
+  function runPage(main, data) {
+    var report = data.report;
+    var h = report.harness;
+    var perTick = 1e9 / h.clock.ticks_per_second;
+    main.appendChild(runHeadline(report));
+    (h.workloads || []).forEach(function (w, n) {
+      var series = (data.series || [])[n] || { phases: {}, histogram: null };
+      var section = el('section', { class: 'workload' });
+      main.appendChild(section);
+      section.appendChild(el('h2', { text: w.name }));
+      if (w.preparation_sentence) section.appendChild(el('p', { class: 'sentence', text: w.preparation_sentence }));
+      if (w.failure) {
+        section.appendChild(el('p', { class: 'warning', text: 'Failed in ' + w.failure.where + ': ' + w.failure.message }));
+      }
+      if (w.interrupted) section.appendChild(el('p', { class: 'warning', text: 'Interrupted: the results so far.' }));
+      if (w.build && w.build.optimized === false) {
+        section.appendChild(el('p', { class: 'warning', text: 'Registered from a build without optimisation: its times are not those of a release build.' }));
+      }
+      var first = phaseOf(w, 'first');
+      if (first && isNum(first.min_ticks)) {
+        section.appendChild(el('p', { text: 'First call: ' + ticksTime(first.min_ticks, perTick) + ' (' + sig(first.min_ticks, 6) + ' ticks).' }));
+      }
+      var sampled = Object.keys(series.phases).some(function (id) {
+        return series.phases[id].samples > 0;
+      });
+      if (sampled) {
+        var unit = samplesFigure(section, w, series, perTick, data.max_drawn);
+        histogramFigure(section, w, series, perTick, unit);
+      } else {
+        section.appendChild(el('p', { class: 'note', text: 'No phase was sampled: nothing to draw.' }));
+      }
+      section.appendChild(workloadTable(w, perTick));
+    });
+    main.appendChild(runFacts(report));
+  }
+
+  // ---- the compare page ----------------------------------------------------------------------
+  function comparePage(main, data) {
+    var intro = el('section', { id: 'run' });
+    intro.appendChild(el('h2', { text: 'What is compared' }));
+    var sources = function (side) {
+      return (data[side] || []).map(function (r) { return r.source + (r.date ? ' (' + r.date + ')' : ''); }).join(', ');
+    };
+    var gate = data.gate || {};
+    intro.appendChild(facts([
+      ['A', sources('a')],
+      ['B', sources('b')],
+      ['unit', data.unit + (data.same_clock ? '' : ' (the reports used different clocks: converted with each one\'s rate)')],
+      ['host check', data.host_speed_differs
+        ? 'the sides ran the reference loop at different speeds (best ' + sig(data.references.a, 5) + ' against ' +
+          sig(data.references.b, 5) + '): the host or its clock speed differed, the comparison is not to be trusted'
+        : 'the sides ran the reference loop at the same speed'],
+      ['gate', 'B slower by more than ' + num(gate.threshold_percent, 2) + '% in: ' +
+        (gate.slower && gate.slower.length ? gate.slower.join(', ') : 'no workload') + ' (exit code ' + gate.exit_code + ')']
+    ]));
+    intro.appendChild(el('p', {
+      class: 'note',
+      text: 'Each side\'s floor: the minimum of its prepared samples with its 95% interval for the floor, widened by one ' +
+        'clock step each way; with several reports a side spans them all. B is faster or slower only when the two ' +
+        'intervals are apart.'
+    }));
+    main.appendChild(intro);
+    (data.workloads || []).forEach(function (w) {
+      var section = el('section', { class: 'workload' });
+      main.appendChild(section);
+      section.appendChild(el('h2', { text: w.name }));
+      section.appendChild(el('p', { class: 'sentence', text: 'Verdict: ' + w.verdict + ': ' + w.reason }));
+      var figure = el('div', { class: 'figure' });
+      section.appendChild(figure);
+      var left = el('div');
+      left.appendChild(el('h3', { text: 'The two floors with their intervals' }));
+      figure.appendChild(left);
+      var sides = [['A', w.a, colour.baseline], ['B', w.b, colour.prepared]];
+      var bars = sides.map(function (s) { return s[1].floor ? [s[1].floor.lower, s[1].floor.upper] : null; });
+      var mins = sides.map(function (s) { return isNum(s[1].min) ? s[1].min : null; });
+      addChart(left, 'floors', w.name + ': the floors of A and B with their intervals', {
+        type: 'bar',
+        data: {
+          labels: ['A', 'B'],
+          datasets: [
+            {
+              type: 'bar',
+              label: 'floor interval (95%, widened by one step)',
+              data: bars,
+              backgroundColor: [alpha(colour.baseline, 0.45), alpha(colour.prepared, 0.45)],
+              borderColor: [colour.baseline, colour.prepared],
+              borderWidth: 2,
+              borderSkipped: false,
+              barPercentage: 0.5,
+              order: 2
+            },
+            {
+              type: 'line',
+              label: 'min (the median of the side\'s reports\' minimums)',
+              data: mins,
+              showLine: false,
+              pointStyle: 'rectRot',
+              pointRadius: 7,
+              backgroundColor: colour.ink,
+              borderColor: colour.ink,
+              order: 1
+            }
+          ]
+        },
+        options: {
+          indexAxis: 'y',
+          scales: {
+            x: axis('time per call (' + data.unit + ')', { beginAtZero: false }),
+            y: axis('side')
+          },
+          plugins: { legend: { position: 'bottom', labels: { boxWidth: 14 } } }
+        }
+      });
+      var aside = el('aside');
+      sides.forEach(function (s) {
+        var side = s[1];
+        aside.appendChild(el('p', null, [swatch(s[2]), el('strong', { text: s[0] + ': ' }),
+          'min ' + sig(side.min, 6) + (side.floor ? ', floor ' + sig(side.floor.lower, 6) + ' to ' + sig(side.floor.upper, 6) : ', no interval') +
+          ', ' + side.reports + ' report(s), fewest samples ' + side.fewest_samples +
+          (side.notes && side.notes.length ? '; ' + side.notes.join('; ') : '')]));
+      });
+      aside.appendChild(el('p', null, [el('strong', { text: 'B / A: ' }), isNum(w.ratio) ? sig(w.ratio, 5) : 'undefined']));
+      figure.appendChild(aside);
+    });
+    var others = [];
+    (data.not_compared || []).forEach(function (w) { others.push([w.name, 'not compared: ' + w.reason]); });
+    (data.only_in_a || []).forEach(function (n) { others.push([n, 'only in A']); });
+    (data.only_in_b || []).forEach(function (n) { others.push([n, 'only in B']); });
+    if (others.length) {
+      var s = el('section');
+      s.appendChild(el('h2', { text: 'Not compared' }));
+      s.appendChild(table(['workload', 'why'], others, [0, 1]));
+      main.appendChild(s);
+    }
+  }
+
+  // ---- the clocks page -----------------------------------------------------------------------
+  function clocksPage(main, data) {
+    var clocks = data.clocks || [];
+    var available = clocks.filter(function (c) { return c.available && c.call_cost; });
+    var section = el('section', { id: 'clocks' });
+    main.appendChild(section);
+    section.appendChild(el('h2', { text: 'Every clock source: what a read costs, how finely it advances' }));
+    var figure = el('div', { class: 'figure' });
+    section.appendChild(figure);
+    var left = el('div');
+    figure.appendChild(left);
+    var cost = available.map(function (c) { return c.call_cost.ns_per_call > 0 ? c.call_cost.ns_per_call : null; });
+    var gran = available.map(function (c) {
+      return c.granularity && isNum(c.granularity.seconds) && c.granularity.seconds > 0 ? c.granularity.seconds * 1e9 : null;
+    });
+    var chart = addChart(left, 'clocks', 'call cost and granularity of every clock source, ns, log scale', {
+      type: 'bar',
+      data: {
+        labels: available.map(function (c) { return c.name; }),
+        datasets: [
+          { label: 'call cost (ns per read)', data: cost, backgroundColor: alpha(colour.prepared, 0.8), borderColor: colour.prepared, borderWidth: 1 },
+          { label: 'granularity (ns, the smallest advance)', data: gran, backgroundColor: alpha(colour.baseline, 0.8), borderColor: colour.baseline, borderWidth: 1 }
+        ]
+      },
+      options: {
+        indexAxis: 'y',
+        scales: {
+          x: axis('ns (log scale)', { type: 'logarithmic', ticks: { maxRotation: 0 } }),
+          y: axis('clock source', { ticks: { autoSkip: false } })
+        },
+        plugins: { legend: { position: 'bottom', labels: { boxWidth: 14 } } }
+      }
+    });
+    chart.canvas.parentNode.style.height = Math.max(300, 90 + 34 * available.length) + 'px';
+    chart.resize();
+    var aside = el('aside');
+    var def = data.default_clock || {};
+    aside.appendChild(el('p', null, [el('strong', { text: 'Default sampling clock: ' }), def.name + ', because ' + def.reason]));
+    var cal = data.tsc_calibration;
+    aside.appendChild(el('p', null, [el('strong', { text: 'TSC calibration: ' }), cal
+      ? sig(cal.ticks_per_second / 1e6, 10) + ' MHz against ' + cal.reference + ', error within ' + num(cal.error_ppm, 2) +
+        ' ppm, ' + cal.rounds + ' rounds in ' + num(cal.duration_seconds * 1e3, 1) + ' ms' + (cal.converged ? '' : ' (not converged)')
+      : 'none (no usable TSC here)']));
+    aside.appendChild(el('p', {
+      class: 'caption',
+      text: 'Call cost: a read\'s time over many start/stop pairs (second of two passes), timed against steady_clock. ' +
+        'Granularity: the smallest amount the clock\'s value advances by. A clock without a bar advanced too rarely to see one.'
+    }));
+    figure.appendChild(aside);
+    var unavailable = [];
+    var rows = clocks.map(function (c) {
+      if (!c.available) {
+        unavailable.push(el('li', null, [el('code', { text: c.name }), ': ' + c.unavailable_reason]));
+        return [c.name, c.kind, 'unavailable', '-', '-', '-', '-'];
+      }
+      return [
+        c.name,
+        c.kind,
+        c.call_cost ? sig(c.call_cost.ns_per_call, 4) : '-',
+        c.granularity && isNum(c.granularity.seconds) ? timeText(c.granularity.seconds * 1e9) : 'none seen',
+        c.measured_resolution && isNum(c.measured_resolution.seconds) ? timeText(c.measured_resolution.seconds * 1e9) : 'none seen',
+        c.smallest_step && isNum(c.smallest_step.seconds) ? timeText(c.smallest_step.seconds * 1e9) : 'none seen',
+        sig(c.ticks_per_second, 8)
+      ];
+    });
+    section.appendChild(table(['source', 'kind', 'ns per read', 'granularity', 'measured resolution', 'smallest step', 'ticks/s'], rows, [0, 1]));
+    if (unavailable.length) {
+      section.appendChild(el('p', { text: 'Unavailable here:' }));
+      section.appendChild(el('ul', null, unavailable));
+    }
+  }
+
+  try {
+    var main = document.getElementById('harness-page');
+    main.textContent = '';
+    var data = JSON.parse(document.getElementById('harness-data').textContent);
+    if (status.page === 'run') runPage(main, data);
+    else if (status.page === 'compare') comparePage(main, data);
+    else if (status.page === 'clocks') clocksPage(main, data);
+    else throw new Error('unknown page kind ' + status.page);
+  } catch (e) {
+    status.errors.push(String(e && e.stack ? e.stack : e));
+    var failed = document.getElementById('harness-page');
+    if (failed) failed.appendChild(el('p', { class: 'warning', text: 'The page could not be drawn: ' + e }));
+  }
+  // For the test at 390 px: a page wider than its window scrolls sideways.
+  status.window_width = window.innerWidth;
+  status.scroll_width = document.documentElement.scrollWidth;
+  status.dark = dark;
+  status.done = true;
+  writeStatus();
+})();

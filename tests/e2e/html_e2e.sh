@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# End-to-end test of the HTML pages (issue 18) in a real browser: a run page (-o run.html), one
+# made by `harness report` from a JSON report, a compare page and a clocks page, each opened in
+# headless Chromium at 1280 px and at 390 px wide (a phone), in the light and the dark colour
+# scheme. For each, html_check.py reads what the page's script drew (<pre id="harness-status">
+# in the DOM Chromium dumps) and checks every chart rendered: the expected number and kinds,
+# their labels and axis titles, a painted canvas, no JavaScript error, no sideways scrolling.
+# Every page is checked for network addresses (none may be in it). Screenshots are kept in
+# SCREENSHOT_DIR (a CI artifact). No test here asserts a time.
+# Usage: html_e2e.sh PATH/TO/harness SOURCE_ROOT SCREENSHOT_DIR
+set -u
+harness=${1:?usage: html_e2e.sh PATH/TO/harness SOURCE_ROOT SCREENSHOT_DIR}
+root=${2:?usage: html_e2e.sh PATH/TO/harness SOURCE_ROOT SCREENSHOT_DIR}
+shots=${3:?usage: html_e2e.sh PATH/TO/harness SOURCE_ROOT SCREENSHOT_DIR}
+check=("$root/tests/e2e/html_check.py")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$shots"
+
+# shellcheck source=lib.sh
+source "$root/tests/e2e/lib.sh"
+
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+  echo "FAIL: chromium is not installed: apt-get install chromium (./dev.sh test installs it)"
+  exit 1
+fi
+
+# browse W,H SCHEME OUT ARGS...: headless Chromium with a W x H window in the light or dark
+# scheme, its own profile in the temp folder (root needs --no-sandbox), killed after 90 s so a
+# hung browser fails the test instead of hanging CI. Its log goes to $work/browser.log, with the
+# page's console messages (a page of the harness logs none: each one fails the check). Files may
+# read files (the phone frame reads its page's status).
+browse() {
+  local window=$1 scheme=$2 out=$3
+  shift 3
+  local dark=()
+  [ "$scheme" = dark ] && dark=(--force-dark-mode --blink-settings=preferredColorScheme=0)
+  timeout -k 10 90 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
+    --disable-extensions --disable-background-networking --disable-sync --hide-scrollbars \
+    --allow-file-access-from-files --user-data-dir="$work/profile-$scheme" \
+    --window-size="$window" --virtual-time-budget=5000 --enable-logging=stderr --v=0 \
+    "${dark[@]}" "$@" >"$out" 2>"$work/browser.log"
+}
+
+# quiet_console NAME: the last browse logged no console message (errors included).
+quiet_console() {
+  if grep -q ':CONSOLE' "$work/browser.log"; then
+    fail "$1: the page logged to the console:"
+    grep ':CONSOLE' "$work/browser.log" | head -5 | sed 's/^/    | /'
+  else
+    pass
+  fi
+}
+
+# phone_frame PAGE: a page beside PAGE that shows it in a 390 px wide frame and copies its status
+# out (headless Chromium makes no window narrower than 500 px); prints its path.
+phone_frame() {
+  local frame="${1%.html}-390.html"
+  cat >"$frame" <<EOF
+<!DOCTYPE html>
+<html><head><meta charset="utf-8"><style>body{margin:0}iframe{border:0;width:390px;height:2600px;display:block}</style></head>
+<body><iframe id="page" src="$(basename "$1")"></iframe><pre id="harness-status"></pre>
+<script>
+document.getElementById('page').addEventListener('load', function () {
+  var out = document.getElementById('harness-status');
+  try { out.textContent = this.contentDocument.getElementById('harness-status').textContent; }
+  catch (e) { out.textContent = JSON.stringify({ errors: ['phone frame: ' + e], done: false }); }
+});
+</script></body></html>
+EOF
+  echo "$frame"
+}
+
+# check_page NAME FILE: the page has no network address, and renders at both widths in both
+# schemes; screenshots NAME-WIDTH-SCHEME.png.
+check_page() {
+  local name=$1 page=$2
+  if grep -qE 'https?://' "$page"; then
+    fail "$name: the page holds a network address: $(grep -oE 'https?://[^"'"'"' ]*' "$page" | head -3)"
+  else
+    pass
+  fi
+  local width scheme flags url window
+  for width in 1280 390; do
+    url="file://$page"
+    window=$width,900
+    if [ "$width" = 390 ]; then
+      url="file://$(phone_frame "$page")"
+      window=500,2600
+    fi
+    for scheme in light dark; do
+      flags=(--width "$width")
+      [ "$scheme" = dark ] && flags+=(--dark)
+      if ! browse "$window" "$scheme" "$work/dom.html" --dump-dom "$url"; then
+        fail "$name at $width px ($scheme): chromium failed or timed out"
+        tail -5 "$work/browser.log" | sed 's/^/    | /'
+        continue
+      fi
+      quiet_console "$name at $width px ($scheme)"
+      if python3 "${check[@]}" "$page" "$work/dom.html" "${flags[@]}"; then pass; else
+        fail "$name at $width px ($scheme): the page did not render as expected"
+      fi
+      rm -f "$shots/$name-$width-$scheme.png"
+      if browse "$window" "$scheme" "$work/shot.out" \
+        --screenshot="$shots/$name-$width-$scheme.png" "$url" &&
+        [ -s "$shots/$name-$width-$scheme.png" ]; then
+        pass
+      else
+        fail "$name at $width px ($scheme): no screenshot"
+      fi
+    done
+  done
+}
+
+# The run page of the issue's own example: two sort workloads, 50 samples a phase.
+if expect 0 run-html -- -w 'sort*' -n 50 --warmup 100ms -o "$work/run.html"; then
+  check_page run "$work/run.html"
+fi
+
+# A JSON report drawn afterwards by `harness report`; and --format html on stdout.
+tiny=(-w empty -n 20 --warmup 10ms)
+if expect 0 json-a -- "${tiny[@]}" -o "$work/a.json" &&
+  expect 0 json-b -- "${tiny[@]}" -o "$work/b.json"; then
+  if expect 0 report-html -- report "$work/a.json" -o "$work/report.html"; then
+    check_page report "$work/report.html"
+  fi
+  # Compare's page: each workload's two floors with their intervals.
+  if "$harness" compare --format html "$work/a.json" "$work/b.json" >"$work/compare.html" \
+    2>"$work/err"; [ $? -le 4 ] && [ -s "$work/compare.html" ]; then
+    pass
+    check_page compare "$work/compare.html"
+  else
+    fail "compare --format html: no page"
+    sed 's/^/    | /' "$work/err" | head
+  fi
+fi
+if expect 0 stdout-html -- "${tiny[@]}" --format html; then
+  contains out '<pre id="harness-status"' stdout-html
+  lacks out 'http://' stdout-html
+fi
+
+# The golden report of the unit tests drawn: a failed workload, one with a batch of 64 and no
+# baseline, one with two samples, a name with a comma and a bar.
+if expect 0 golden-html -- report "$root/tests/golden/report.json" -o "$work/golden.html"; then
+  check_page golden "$work/golden.html"
+fi
+
+# The clocks page: call cost and granularity of every clock source, log scale.
+if "$harness" clocks --format html >"$work/clocks.html" 2>"$work/err"; then
+  pass
+  check_page clocks "$work/clocks.html"
+else
+  fail "clocks --format html failed"
+  sed 's/^/    | /' "$work/err" | head
+fi
+
+echo "html_e2e: $passed passed, $failed failed (screenshots in $shots)"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,319 @@
+// The HTML report (issue 18) without a browser: what the page carries and promises. A synthetic
+// run on a fake 2 GHz clock; the browser's side is tests/e2e/html_e2e.sh.
+// - no network address anywhere, and no text of the run can end the data element;
+// - the page made from the JSON report (`harness report`) is the page the run writes;
+// - a million samples a phase are drawn thinned, counted whole;
+// - `harness report`'s bad inputs are usage errors naming them, and nothing is written.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <sstream>
+#include <string>
+
+#include "cli.hpp"
+#include "harness/errors.hpp"
+#include "harness/report.hpp"
+#include "scratch.hpp"
+
+namespace harness {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class fake_clock final : public clock_source {
+ public:
+  std::string_view name() const noexcept override { return "fake"; }
+  std::string_view description() const noexcept override { return "a fake clock at 2 GHz"; }
+  clock_kind kind() const noexcept override { return clock_kind::wall; }
+  bool is_monotonic() const noexcept override { return true; }
+  double ticks_per_second() const noexcept override { return 2e9; }
+  std::optional<double> declared_resolution() const noexcept override { return std::nullopt; }
+  std::uint64_t now() const noexcept override { return 0; }
+  bool available() const noexcept override { return true; }
+};
+const fake_clock kClock;
+
+phase_result make_phase(phase_kind kind, std::vector<double> values) {
+  phase_result p;
+  p.kind = kind;
+  p.values = std::move(values);
+  p.batch = 1;
+  p.overhead = 40;
+  p.host_slowdown.assign(p.values.size(), false);
+  p.blocks.push_back({0, p.values.size(), 0.0, 3000});
+  return p;
+}
+
+// Two workloads: one with baseline and prepared of `samples` each (a spike and a disturbed sample
+// in the prepared phase), one whose name tries to end the page's data element.
+run_report synthetic_run(std::size_t samples) {
+  run_report report;
+  report.clock.clock = &kClock;
+  report.clock.step = 20;
+  report.clock.step_measured = true;
+  report.clock_reason = "chosen by the test";
+  report.options.samples = samples;
+  report.context.host_name = "testhost";
+  report.context.date = "2024-05-01T12:00:00+02:00";
+  report.calibration = clock_calibration{"rdtsc", "CLOCK_MONOTONIC_RAW", 2e9, 7.5, 0.008, 4, true};
+  workload_result a;
+  a.name = "sort_ints/10000";
+  a.first = make_phase(phase_kind::first, {5000});
+  std::vector<double> base(samples);
+  std::vector<double> prep(samples);
+  for (std::size_t i = 0; i < samples; ++i) {
+    base[i] = 1100 + static_cast<double>(i % 97);
+    prep[i] = 1000 + static_cast<double>(i % 13);
+  }
+  prep[samples / 2] = 9000;  // one slow sample in the middle
+  a.baseline = make_phase(phase_kind::baseline, base);
+  a.prepared = make_phase(phase_kind::prepared, prep);
+  a.prepared->host_slowdown[samples / 3] = true;
+  report.results.push_back(a);
+  workload_result b;
+  b.name = "evil</script><script>alert(1)</script> http://example.com";
+  b.prepared = make_phase(phase_kind::prepared, {3, 4, 3});
+  report.results.push_back(b);
+  return report;
+}
+
+std::string html_of(const run_report& report) {
+  std::ostringstream out;
+  write_report(out, analyze_run(report), report_format::html);
+  return out.str();
+}
+
+// The page's data: the JSON in <script id="harness-data">.
+nlohmann::json data_of(const std::string& page) {
+  const std::string open = "<script id=\"harness-data\" type=\"application/json\">";
+  const auto begin = page.find(open);
+  EXPECT_NE(begin, std::string::npos);
+  const auto end = page.find("</script>", begin);
+  return nlohmann::json::parse(page.substr(begin + open.size(), end - begin - open.size()));
+}
+
+TEST(ReportHtml, OneSelfContainedPageWithoutNetworkAddresses) {
+  const std::string page = html_of(synthetic_run(50));
+  EXPECT_THAT(page, HasSubstr("<!DOCTYPE html>"));
+  EXPECT_THAT(page, HasSubstr("<body data-page=\"run\">"));
+  EXPECT_THAT(page, HasSubstr("Chart.js v3.9.1"));  // the library, inline
+  EXPECT_THAT(page, HasSubstr("<pre id=\"harness-status\""));
+  EXPECT_THAT(page, Not(HasSubstr("http://")));
+  EXPECT_THAT(page, Not(HasSubstr("https://")));
+  EXPECT_THAT(page, Not(HasSubstr("<script src")));
+  EXPECT_THAT(page, Not(HasSubstr("<link")));
+  // The workload's name cannot close the data element: one data element, three scripts in all.
+  EXPECT_THAT(page, Not(HasSubstr("alert(1)</script>")));
+  std::size_t scripts = 0;
+  for (auto at = page.find("</script>"); at != std::string::npos;
+       at = page.find("</script>", at + 1))
+    ++scripts;
+  EXPECT_EQ(scripts, 3u);
+  // ... and reads back as it was.
+  const auto data = data_of(page);
+  EXPECT_EQ(data.at("report").at("harness").at("workloads").at(1).at("name"),
+            "evil</script><script>alert(1)</script> http://example.com");
+}
+
+TEST(ReportHtml, CarriesTheReportAndEverySampleOfASmallRun) {
+  const auto data = data_of(html_of(synthetic_run(50)));
+  EXPECT_EQ(data.at("page"), "run");
+  const auto& report = data.at("report");
+  EXPECT_FALSE(report.contains("benchmarks"));  // the rows are the series below
+  EXPECT_EQ(report.at("harness").at("clock").at("calibration").at("reference"),
+            "CLOCK_MONOTONIC_RAW");
+  const auto& w = report.at("harness").at("workloads").at(0);
+  EXPECT_THAT(w.at("preparation_sentence").get<std::string>(), HasSubstr("sort_ints/10000"));
+  const auto& series = data.at("series");
+  ASSERT_EQ(series.size(), 2u);
+  const auto& prepared = series.at(0).at("phases").at("prepared");
+  EXPECT_EQ(prepared.at("samples"), 50);
+  EXPECT_EQ(prepared.at("every"), 1);
+  ASSERT_EQ(prepared.at("t").size(), 50u);
+  EXPECT_EQ(prepared.at("i").at(0), 1);  // 1-based, in the order taken
+  EXPECT_EQ(prepared.at("t").at(25), 9000);
+  EXPECT_EQ(prepared.at("d").at(16), 1);  // the disturbed sample, marked
+  EXPECT_EQ(prepared.at("d").at(17), 0);
+  EXPECT_FALSE(series.at(0).at("phases").contains("first"));  // one call: in the text only
+  // The histogram counts every sample of both phases on one scale; the spike is above its top.
+  const auto& h = series.at(0).at("histogram");
+  for (const char* id : {"baseline", "prepared"}) {
+    const auto counts = h.at("counts").at(id).get<std::vector<std::size_t>>();
+    EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), std::size_t{0}) +
+                  h.at("above").at(id).get<std::size_t>(),
+              50u)
+        << id;
+  }
+  EXPECT_EQ(h.at("above").at("prepared"), 1);
+  EXPECT_EQ(h.at("low_ticks"), 1000);
+  EXPECT_LT(h.at("top_ticks").get<double>(), 9000);
+}
+
+TEST(ReportHtml, AMillionSamplesAPhaseAreDrawnThinnedAndCountedWhole) {
+  const std::size_t n = 1000000;
+  const std::string page = html_of(synthetic_run(n));
+  // Measured here: the page stays small enough for a browser to open at once.
+  EXPECT_LT(page.size(), 1500000u);
+  const auto data = data_of(page);
+  const auto& prepared = data.at("series").at(0).at("phases").at("prepared");
+  EXPECT_EQ(prepared.at("samples"), n);
+  EXPECT_EQ(prepared.at("every"), 500);  // 2000 stretches of 500 samples
+  const auto ticks = prepared.at("t").get<std::vector<double>>();
+  EXPECT_GE(ticks.size(), 4000u);  // each stretch varies: its lowest and its highest
+  EXPECT_LE(ticks.size(), 3 * 2000u);
+  // The floor, the spike and the disturbed sample are among those drawn.
+  EXPECT_EQ(*std::min_element(ticks.begin(), ticks.end()), 1000);
+  EXPECT_EQ(*std::max_element(ticks.begin(), ticks.end()), 9000);
+  const auto index = prepared.at("i").get<std::vector<std::size_t>>();
+  EXPECT_TRUE(std::is_sorted(index.begin(), index.end()));
+  const auto at = std::find(index.begin(), index.end(), n / 3 + 1);
+  ASSERT_NE(at, index.end());
+  EXPECT_EQ(prepared.at("d").at(static_cast<std::size_t>(at - index.begin())), 1);
+  const auto& h = data.at("series").at(0).at("histogram");
+  const auto counts = h.at("counts").at("baseline").get<std::vector<std::size_t>>();
+  EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), std::size_t{0}) +
+                h.at("above").at("baseline").get<std::size_t>(),
+            n);
+}
+
+TEST(ReportHtml, ThePageFromTheJsonReportIsThePageOfTheRun) {
+  const run_report report = synthetic_run(300);
+  const report_model model = analyze_run(report);
+  std::ostringstream json, direct, from_json;
+  write_json_report(json, model);
+  write_html_report(direct, model);
+  std::istringstream in(json.str());
+  write_html_from_json(from_json, in, "run.json");
+  EXPECT_EQ(from_json.str(), direct.str());
+}
+
+std::string refusal(const std::string& text) {
+  std::istringstream in(text);
+  std::ostringstream out;
+  try {
+    write_html_from_json(out, in, "r.json");
+  } catch (const usage_error& e) {
+    EXPECT_TRUE(out.str().empty());
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted: " << text;
+  return {};
+}
+
+TEST(ReportHtml, WhatIsNotAHarnessReportIsRefusedInWords) {
+  EXPECT_THAT(refusal("not json"), HasSubstr("r.json: not JSON"));
+  EXPECT_THAT(refusal("{\"benchmarks\": []}"), HasSubstr("r.json: not a harness JSON report"));
+  EXPECT_THAT(refusal("{\"harness\": {\"schema_version\": 2}}"),
+              HasSubstr("schema_version 2 is not one this harness reads (1)"));
+  std::ostringstream json;
+  write_json_report(json, analyze_run(synthetic_run(20)));
+  nlohmann::json doc = nlohmann::json::parse(json.str());
+  nlohmann::json bad = doc;
+  bad["harness"]["clock"]["ticks_per_second"] = 0;
+  EXPECT_THAT(refusal(bad.dump()), HasSubstr("ticks_per_second 0 is out of range"));
+  bad = doc;
+  bad["benchmarks"][0]["family_index"] = 7;
+  EXPECT_THAT(refusal(bad.dump()), HasSubstr("family_index 7 names no workload"));
+  bad = doc;
+  bad["benchmarks"][0]["ticks"] = "many";
+  EXPECT_THAT(refusal(bad.dump()), HasSubstr("a sample row needs"));
+  bad = doc;
+  bad["harness"].erase("workloads");
+  EXPECT_THAT(refusal(bad.dump()), HasSubstr("a harness report with a missing or malformed field"));
+}
+
+TEST(ReportHtml, FormatByNameAndExtension) {
+  EXPECT_EQ(parse_report_format("html"), report_format::html);
+  EXPECT_EQ(format_for_extension("r.HTML"), report_format::html);
+  EXPECT_EQ(format_for_extension("r.htm"), report_format::html);
+  try {
+    parse_report_format("pdf");
+    ADD_FAILURE();
+  } catch (const usage_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("markdown or html"));
+  }
+}
+
+// ---- harness report ---------------------------------------------------------------------------
+
+struct outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+outcome run(std::vector<std::string> args) {
+  std::vector<const char*> argv{"harness"};
+  for (const auto& a : args)
+    argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = cli::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+TEST(ReportCommand, DrawsAJsonReportIntoAPage) {
+  const testing::scratch_folder folder("report-html");
+  const auto json_path = folder.path() / "run.json";
+  {
+    std::ofstream json(json_path, std::ios::binary);
+    write_json_report(json, analyze_run(synthetic_run(30)));
+  }
+  const auto page = folder.path() / "run.html";
+  const auto r = run({"report", json_path.string(), "-o", page.string()});
+  EXPECT_EQ(r.code, cli::exit_ok) << r.err;
+  std::ifstream in(page, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("<body data-page=\"run\">"));
+  EXPECT_EQ(data_of(text.str()).at("series").size(), 2u);
+  // Without -o, on stdout.
+  const auto to_stdout = run({"report", json_path.string()});
+  EXPECT_EQ(to_stdout.code, cli::exit_ok);
+  EXPECT_EQ(to_stdout.out, text.str());
+}
+
+TEST(CompareHtml, ThePageCarriesTheComparisonsJson) {
+  const testing::scratch_folder folder("compare-html");
+  std::vector<std::string> files;
+  for (const char* name : {"a.json", "b.json"}) {
+    files.push_back((folder.path() / name).string());
+    std::ofstream json(files.back(), std::ios::binary);
+    write_json_report(json, analyze_run(synthetic_run(30)));
+  }
+  const auto html = run({"compare", "--format", "html", files[0], files[1]});
+  const auto json = run({"compare", "--format", "json", files[0], files[1]});
+  EXPECT_EQ(html.code, json.code) << html.err;
+  EXPECT_THAT(html.out, HasSubstr("<body data-page=\"compare\">"));
+  EXPECT_THAT(html.out, Not(HasSubstr("http://")));
+  EXPECT_THAT(html.out, Not(HasSubstr("https://")));
+  EXPECT_EQ(data_of(html.out), nlohmann::json::parse(json.out));
+}
+
+TEST(ReportCommand, BadInputsExitTwoAndWriteNothing) {
+  const testing::scratch_folder folder("report-bad");
+  const auto page = (folder.path() / "out.html").string();
+  const auto missing = (folder.path() / "missing.json").string();
+  auto r = run({"report", missing, "-o", page});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_THAT(r.err, HasSubstr("cannot read '" + missing + "'"));
+  r = run({"report", folder.path().string(), "-o", page});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_THAT(r.err, HasSubstr("it is a folder"));
+  const auto text = folder.path() / "notes.txt";
+  std::ofstream(text) << "not a report\n";
+  r = run({"report", text.string(), "-o", page});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_THAT(r.err, HasSubstr("not JSON"));
+  r = run({"report", text.string(), "-o", (folder.path() / "out.json").string()});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_THAT(r.err, HasSubstr("harness report writes an HTML page"));
+  r = run({"report"});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_EQ(folder.entries(), 1u);  // notes.txt alone: nothing written
+}
+
+}  // namespace
+}  // namespace harness
