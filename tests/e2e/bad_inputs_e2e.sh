@@ -26,6 +26,9 @@ printf 'not a history\n' >"$box/foreign.json"
 printf 'not json\n' >"$box/notes.txt"
 printf 'x\n' >"$box/file"
 chmod 640 "$box/real/target.json"
+# A program gbench could run; no bad input gets as far as running it.
+printf '#!/bin/sh\nexit 0\n' >"$box/exe"
+chmod 755 "$box/exe"
 
 # A good report to compare against.
 if ! (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" -w empty -n 12 --warmup 0 \
@@ -184,6 +187,32 @@ bad clocks-format "--format: invalid value 'pdf': clocks writes text, json or ht
   clocks --format pdf
 bad clocks-json-and-html "--json and --format html both say what to print" -- \
   clocks --json --format html
+
+# --- gbench ---------------------------------------------------------------------------------------
+bad gbench-nothing "gbench: give the Google Benchmark binary to run after --" -- gbench
+bad gbench-missing "gbench: cannot run '$box/missing': No such file or directory" -- \
+  gbench -- "$box/missing"
+bad gbench-bare-name "the PATH is not searched" -- gbench -- missing_benchmarks
+bad gbench-not-executable "gbench: cannot run '$box/file': not executable" -- gbench -- "$box/file"
+bad gbench-folder "gbench: cannot run '$box/folder': it is a directory" -- gbench -- "$box/folder"
+bad gbench-repetitions "'--benchmark_repetitions=3' is refused: harness gbench sets it itself" -- \
+  gbench -- "$box/exe" --benchmark_repetitions=3
+bad gbench-out "'--benchmark_out=$box/x.json' is refused" -- \
+  gbench -- "$box/exe" "--benchmark_out=$box/x.json"
+bad gbench-format "'--benchmark_format=json' is refused" -- \
+  gbench -- "$box/exe" --benchmark_format=json
+bad gbench-aggregates "'--benchmark_report_aggregates_only=true' is refused" -- \
+  gbench -- "$box/exe" --benchmark_report_aggregates_only=true
+bad gbench-samples-auto "--samples: invalid value 'auto': harness gbench takes a fixed number" -- \
+  gbench -n auto -- "$box/exe"
+bad gbench-min-time-zero "--min-time: invalid value '0'" -- gbench --min-time 0 -- "$box/exe"
+bad gbench-min-time-word "--min-time: invalid duration 'long'" -- gbench --min-time long -- "$box/exe"
+bad gbench-lock-memory "--lock-memory: not possible for a Google Benchmark binary" -- \
+  gbench --lock-memory -- "$box/exe"
+bad gbench-option "'--max-hold' is not an option of harness gbench" -- \
+  gbench --max-hold 1s -- "$box/exe"
+bad gbench-root-option "'--samples' went to harness run, not gbench" -- -n 3 gbench -- "$box/exe"
+bad gbench-output-folder "--output: " -- gbench -o "$box/folder" -- "$box/exe"
 
 # What the box held is still there, as it was.
 if [ "$(cat "$box/real/target.json")" = '{"kept": true}' ] && [ -L "$box/link.json" ] &&

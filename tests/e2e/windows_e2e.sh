@@ -6,9 +6,13 @@
 # mask, priority class, power plan or the error that kept it unread). No check here asserts a time
 # or a noise level.
 #
-# Usage: windows_e2e.sh PATH/TO/harness.exe
+# With a Google Benchmark binary (tests/gbench/gbench_fixture.cpp cross-built), `harness gbench`
+# too: the child started suspended, pinned and raised on its handle, read back, then resumed.
+#
+# Usage: windows_e2e.sh PATH/TO/harness.exe [PATH/TO/gbench_fixture.exe]
 set -u
-harness=${1:?usage: windows_e2e.sh PATH/TO/harness.exe}
+harness=${1:?usage: windows_e2e.sh PATH/TO/harness.exe [PATH/TO/gbench_fixture.exe]}
+fixture=${2:-}
 read -r -a runner <<<"${HARNESS_WINE-wine}"
 work=$(mktemp -d)
 # No run reads or writes the user's history of floors (history.hpp).
@@ -121,6 +125,19 @@ fi
 data=$(cd "$(dirname "$0")/../data/doctor" && pwd)
 if run doctor-root doctor --root "$data/tuned"; then
   contains doctor-root "^ok +CPU frequency governor: CPU [0-9]+: governor performance"
+fi
+
+# harness gbench (issue 17): both phases from a Google Benchmark binary, each prepared invocation
+# created suspended, pinned and raised, read back, resumed.
+if [ -n "$fixture" ]; then
+  if run gbench gbench -n 2 --blocks 2 --warmup 10ms --min-time 5ms -- "$fixture" \
+    --benchmark_filter=BM_sum; then
+    contains gbench "^  baseline: 2 samples in 2 invocations"
+    contains gbench "^  prepared: 2 samples in 2 invocations"
+    contains gbench "pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"
+    contains gbench "HIGH_PRIORITY_CLASS \(SetPriorityClass\): applied"
+    contains gbench "read back: CPUs [0-9]+ \(were "
+  fi
 fi
 
 echo "$passed passed, $failed failed"

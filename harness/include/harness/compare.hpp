@@ -72,6 +72,9 @@ struct run_file {
   std::string source;  // where it was read from, for messages
   std::string date;    // the run's date as recorded; may be empty
   std::string clock;   // the sampling clock's name
+  // What one sample is when another tool took the samples (harness.source.sample of a
+  // `harness gbench` report); empty for the harness's own samples.
+  std::string sample_source;
   double ticks_per_second = 0;
   double step_ticks = 0;                // the clock step seen by the run (0: not measured)
   double granularity_ticks = 0;         // the clock's granularity (0: not recorded: use the step)

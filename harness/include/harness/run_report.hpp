@@ -51,6 +51,17 @@ struct history_use {
   std::optional<std::uint64_t> fastest_reference;  // remembered at the start, ticks
 };
 
+// Where the samples came from when the harness did not take them itself (`harness gbench`: a
+// Google Benchmark binary's repetitions). The writers say this instead of describing the
+// harness's sampler (timer overhead, reference loop, context switches), none of which ran.
+struct sample_source {
+  std::string tool;     // "Google Benchmark"
+  std::string command;  // the binary and the arguments it was given, as typed
+  std::string sample;   // what one sample is, for people
+  std::string plan;     // the repetitions, invocations and their length, for people
+  std::string warmup;   // how the prepared invocations warmed up, for people
+};
+
 struct run_report {
   clock_facts clock;
   std::string clock_reason;  // why this clock samples (default choice or --clock)
@@ -61,7 +72,8 @@ struct run_report {
   // The TSC calibration the clock's rate came from (clock.hpp's tsc_calibration()), when the
   // sampling clock is a TSC source; the report says how the rate was found.
   std::optional<clock_calibration> calibration;
-  run_context context;  // the doctor's summary is its `doctor`
+  run_context context;                  // the doctor's summary is its `doctor`
+  std::optional<sample_source> source;  // nullopt: the harness's own sampler took the samples
 };
 
 }  // namespace harness

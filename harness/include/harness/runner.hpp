@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "harness/clock.hpp"
@@ -168,7 +169,8 @@ inline const char* to_string(run_stage stage) noexcept {
 // call of `calls_per_sample` calls) it failed in. What was measured before it stays in the result.
 struct workload_failure {
   std::string message;        // what it threw (the exception's what()), or what it did wrong
-  bool threw = true;          // false: a call returned a negative iteration count
+  bool threw = true;          // false: a call returned a negative iteration count, or the
+                              // benchmark tool reported an error (`harness gbench`: SkipWithError)
   bool making_input = false;  // the fresh input's maker failed (with_fresh_input), not a call
   run_stage stage = run_stage::first_call;
   std::size_t sample = 0;  // 1-based sample of the baseline, warmup or prepared phase; 0: none
@@ -211,6 +213,11 @@ struct phase_result {
   double elapsed_seconds = 0;         // sampling clock time from the first block's start to the end
   stop_reason stopped_by = stop_reason::count;
   std::size_t realtime_pauses = 0;
+  // Samples another tool took (`harness gbench`: one Google Benchmark repetition each): per
+  // sample, the iterations it averaged over and the user counters the tool reported for it, as it
+  // reported them. Empty for the harness's own samples.
+  std::vector<std::uint64_t> sample_iterations;
+  std::vector<std::vector<std::pair<std::string, double>>> sample_counters;
 
   std::uint64_t raw(std::size_t i) const noexcept;
   // The block sample i was taken in, 0-based; blocks.size() when there are no blocks.

@@ -61,8 +61,30 @@ void refuse_repeats_and_extras(CLI::App& root, const std::string& program) {
       }
     }
   }
+  // `gbench` takes none of run's options, which live on the root: CLI11 hands one typed after
+  // `gbench` to the root, where it would be taken silently.
+  for (const CLI::App* chosen : root.get_subcommands()) {
+    if (chosen->get_name() != "gbench") continue;
+    // Its own unknown option first: CLI11 may have handed what followed it to the root.
+    for (const std::string& extra : chosen->remaining(false)) {
+      if (extra.size() > 1 && extra.front() == '-' && extra != "--") {
+        throw usage_error(fmt::format("'{}' is not an option of {} gbench; see {} gbench --help",
+                                      extra, program, program));
+      }
+    }
+    for (const CLI::Option* option : root.get_options()) {
+      if (option->count() > 0) {
+        throw usage_error(fmt::format(
+            "'{}' went to {} run, not gbench (given before gbench, or not an option of gbench); "
+            "give gbench's options after gbench: see {} gbench --help",
+            option->get_name(), program, program));
+      }
+    }
+  }
   for (CLI::App* app : apps_of(root)) {
-    const std::vector<std::string> extras = app->remaining(false);
+    std::vector<std::string> extras = app->remaining(false);
+    // CLI11 2.1 keeps the `--` that ends the options among them (gbench's -- BINARY): no extra.
+    std::erase(extras, std::string("--"));
     if (extras.empty()) continue;
     const std::string command = app == &root ? program : program + " " + app->get_name();
     const std::string& first = extras.front();
@@ -73,7 +95,7 @@ void refuse_repeats_and_extras(CLI::App& root, const std::string& program) {
     if (app == &root) {
       throw usage_error(
           fmt::format("unexpected argument '{}': give options, after at most one command (run, "
-                      "list, clocks, doctor, compare, report); see {} --help",
+                      "list, clocks, doctor, compare, report, gbench); see {} --help",
                       first, program));
     }
     throw usage_error(
@@ -202,6 +224,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_doctor_command(app, ctx);
   add_compare_command(app, ctx);
   add_report_command(app, ctx);
+  add_gbench_command(app, ctx);
   prepare_for_our_words(app);
 
   try {

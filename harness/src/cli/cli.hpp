@@ -31,6 +31,8 @@ inline constexpr int exit_failure = 1;  // an environment or I/O failure, or the
 inline constexpr int exit_usage = 2;    // bad command line or bad input
 inline constexpr int exit_workload_failed = 3;  // a workload threw
 inline constexpr int exit_slower = 4;  // compare: B slower beyond --threshold in a workload
+// gbench: the binary failed as a whole (could not start, crashed, exited non-zero, no JSON)
+inline constexpr int exit_binary_failed = 5;
 inline constexpr int exit_sigint = 130;
 inline constexpr int exit_sigterm = 143;
 
@@ -82,6 +84,7 @@ void add_clocks_command(CLI::App& root, context& ctx);
 void add_doctor_command(CLI::App& root, context& ctx);
 void add_compare_command(CLI::App& root, context& ctx);
 void add_report_command(CLI::App& root, context& ctx);  // a JSON report drawn as HTML
+void add_gbench_command(CLI::App& root, context& ctx);
 
 // Parses argv and runs the chosen subcommand on `host` (the real machine by default); returns the
 // process exit code.

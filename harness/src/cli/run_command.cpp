@@ -27,34 +27,17 @@
 #include "harness/workload.hpp"
 #include "output_file.hpp"
 #include "report/progress.hpp"
+#include "run_command.hpp"
 #include "run_flags.hpp"
 #include "run_history.hpp"
 
 namespace harness::cli {
-namespace {
 
 void on_stop_signal(int sig) {
   harness::request_stop(sig);
   // A second signal ends the process at once: nothing is left to restore that exit would not.
   std::signal(sig, SIG_DFL);
 }
-
-class stop_signals_guard {
- public:
-  stop_signals_guard()
-      : old_int_(std::signal(SIGINT, on_stop_signal)),
-        old_term_(std::signal(SIGTERM, on_stop_signal)) {}
-  ~stop_signals_guard() {
-    std::signal(SIGINT, old_int_);
-    std::signal(SIGTERM, old_term_);
-  }
-  stop_signals_guard(const stop_signals_guard&) = delete;
-  stop_signals_guard& operator=(const stop_signals_guard&) = delete;
-
- private:
-  void (*old_int_)(int);
-  void (*old_term_)(int);
-};
 
 // Logs go to the context's error stream; colour only when that is the process's stderr. In front
 // of them, the progress line, shown only when that stream is a terminal.
@@ -75,14 +58,6 @@ std::shared_ptr<progress_sink> configure_logging(const std::string& level, std::
   set_logger(log);
   return progress;
 }
-
-// Where the report goes, decided before the first sample is taken.
-struct report_plan {
-  std::optional<report_format> stdout_format;  // nullopt with --line
-  std::optional<format_template> line;
-  std::optional<std::filesystem::path> file;
-  report_format file_format = report_format::json;
-};
 
 report_plan plan_report(const run_flags& flags) {
   report_plan plan;
@@ -132,6 +107,8 @@ std::string render(const report_model& model, report_format format) {
   write_report(text, model, format);
   return text.str();
 }
+
+namespace {
 
 int run(const run_flags& flags, context& ctx) {
   // Everything the user typed is checked before the first sample is taken.

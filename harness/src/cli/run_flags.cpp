@@ -182,6 +182,11 @@ void add_run_options(CLI::App& app, run_flags& flags) {
                      "With --priority realtime: the longest sampling holds the CPU before pausing "
                      "20 ms for the rest of the system")
           ->capture_default_str();
+  add_preparation_options(app, flags);
+  add_phase_and_report_options(app, flags);
+}
+
+void add_preparation_options(CLI::App& app, run_flags& flags) {
   app.add_option("--warmup", flags.warmup,
                  "Warmup before the prepared samples: a duration with unit ns, us, ms or s; 0 "
                  "disables")
@@ -196,6 +201,9 @@ void add_run_options(CLI::App& app, run_flags& flags) {
                  "Priority for the prepared samples: normal, high (nice -20) or realtime "
                  "(SCHED_FIFO)")
       ->capture_default_str();
+}
+
+void add_phase_and_report_options(CLI::App& app, run_flags& flags) {
   app.add_flag("--no-baseline", flags.no_baseline, "Skip the unprepared baseline");
   app.add_flag("--detail", flags.detail,
                "List every sample of every phase (without it, the samples are listed when one "

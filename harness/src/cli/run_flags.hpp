@@ -61,6 +61,10 @@ inline constexpr std::chrono::seconds kConfirmMaxTime{2};
 
 // Registers every option of `run` on `app`, writing into `flags`.
 void add_run_options(CLI::App& app, run_flags& flags);
+// The parts of them `gbench` shares: --warmup, --cpu, --no-pin, --priority; and --no-baseline,
+// --detail, --format, -o, --line, --log-level.
+void add_preparation_options(CLI::App& app, run_flags& flags);
+void add_phase_and_report_options(CLI::App& app, run_flags& flags);
 
 // The sampling options the flags ask for; throws usage_error naming a bad value and what is
 // accepted, or options that mean nothing together (--target without --samples auto, --max-hold

@@ -55,6 +55,8 @@ run_file parse_document(const json& doc, const std::string& source) {
   }
   const json& clock = h.at("clock");
   run.clock = clock.at("name").get<std::string>();
+  if (const auto s = h.find("source"); s != h.end() && s->is_object())
+    run.sample_source = s->value("sample", "");
   run.ticks_per_second = clock.at("ticks_per_second").get<double>();
   // From the one-tick-a-second `time` to a petahertz: beyond, figures converted to ns would not
   // stay finite.

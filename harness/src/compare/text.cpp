@@ -26,7 +26,12 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
     return fmt::format("{}", fmt::join(parts, ", "));
   };
   fmt::print(out, "A: {}\nB: {}\n", described(a), described(b));
-  if (c.same_clock) {
+  const bool external = !a.front().sample_source.empty();
+  if (c.same_clock && external) {
+    // harness gbench: the binary's own figures, nothing subtracted.
+    fmt::print(out, "figures: ticks of {} per call, prepared phases: {}\n", a.front().clock,
+               a.front().sample_source);
+  } else if (c.same_clock) {
     fmt::print(out, "figures: ticks of {} per call, prepared phases, timer overhead subtracted\n",
                a.front().clock);
   } else {

@@ -60,7 +60,8 @@ void print_steps(std::ostream& out, std::string_view prefix,
   }
 }
 
-void print_preparation(std::ostream& out, const workload_result& r, const console_style& style) {
+void print_preparation(std::ostream& out, const workload_result& r, const console_style& style,
+                       const sample_source* source) {
   const preparation_report& p = r.preparation;
   fmt::print(out, "  preparation:\n");
   if (p.steps.empty()) fmt::print(out, "    nothing to apply (--no-pin and --priority normal)\n");
@@ -71,6 +72,8 @@ void print_preparation(std::ostream& out, const workload_result& r, const consol
              platform::format_cpu_list(p.affinity_before), p.priority_applied, p.priority_before);
   if (r.warmup.requested.count() == 0) {
     fmt::print(out, "    warmup: disabled\n");
+  } else if (source != nullptr) {
+    fmt::print(out, "    warmup: {}\n", source->warmup);
   } else {
     fmt::print(out, "    warmup: {} requested, {} run, {} calls\n",
                format_duration(r.warmup.requested), format_duration(r.warmup.elapsed),
@@ -107,7 +110,19 @@ void print_build(std::ostream& out, const workload_result& r, const console_styl
              colored("YOUR BUILD", "33", style), problem);
 }
 
-void print_phase_header(std::ostream& out, const phase_result& p, const workload_result& r) {
+void print_phase_header(std::ostream& out, const phase_result& p, const workload_result& r,
+                        const sample_source* source) {
+  if (source != nullptr) {
+    fmt::print(
+        out, "  {}: {} samples{}{}, one {} repetition each\n", to_string(p.kind), p.values.size(),
+        p.blocks.size() > 1 ? fmt::format(" in {} invocations", p.blocks.size()) : "",
+        p.kind == phase_kind::baseline ? " unprepared (no pinning, priority as started, no warmup)"
+                                       : "",
+        source->tool);
+    if (p.stopped_by != stop_reason::count)
+      fmt::print(out, "    sampling ended: {}\n", to_string(p.stopped_by));
+    return;
+  }
   fmt::print(out, "  {}: {} samples{}{}; timer overhead {} ticks subtracted; ", to_string(p.kind),
              p.values.size(), blocks_text(p),
              p.kind != phase_kind::baseline ? ""
@@ -167,7 +182,7 @@ void print_estimates(std::ostream& out, std::string_view label, const stats::pha
 // The floor and its confirmation: the lowest block minimum, whether other blocks confirm it, and
 // every block's minimum and reference-loop best, so a slowed block shows.
 void print_floor(std::ostream& out, const phase_result& p, const floor_check& f,
-                 const console_style& style) {
+                 const console_style& style, bool reference_loop) {
   fmt::print(
       out, "    floor: {} ticks per call, {}: {}\n", ticks_text(f.floor, p.batch),
       f.confirmed ? colored("confirmed", "32", style) : colored("NOT CONFIRMED", "33", style),
@@ -175,14 +190,20 @@ void print_floor(std::ostream& out, const phase_result& p, const floor_check& f,
   std::vector<std::string> cells;
   for (std::size_t b = 0; b < f.block_minimums.size(); ++b) {
     const bool agrees = std::find(f.agreeing.begin(), f.agreeing.end(), b) != f.agreeing.end();
-    cells.push_back(fmt::format("{}: {}{} ({})", b + 1, ticks_text(f.block_minimums[b], p.batch),
-                                agrees ? "*" : "", p.blocks[b].reference_best));
+    cells.push_back(reference_loop
+                        ? fmt::format("{}: {}{} ({})", b + 1,
+                                      ticks_text(f.block_minimums[b], p.batch), agrees ? "*" : "",
+                                      p.blocks[b].reference_best)
+                        : fmt::format("{}: {}{}", b + 1, ticks_text(f.block_minimums[b], p.batch),
+                                      agrees ? "*" : ""));
   }
   fmt::print(
-      out, "      blocks (minimum, * within {} of the floor; reference loop best): {}\n",
+      out, "      blocks (minimum, * within {} of the floor{}): {}\n",
       f.tolerance >= 1 ? ticks_text(f.tolerance, p.batch) : fmt::format("{:.3g}", f.tolerance),
-      fmt::join(cells, ", "));
-  if (f.context.fastest_reference) {
+      reference_loop ? "; reference loop best" : "", fmt::join(cells, ", "));
+  if (!reference_loop) {
+    fmt::print(out, "      no reference loop ran (the samples are the binary's own)");
+  } else if (f.context.fastest_reference) {
     fmt::print(out, "      fastest reference loop known: {} ticks ({})",
                *f.context.fastest_reference,
                f.context.fastest_reference_remembered ? "remembered from an earlier run here"
@@ -202,20 +223,27 @@ void print_floor(std::ostream& out, const phase_result& p, const floor_check& f,
 
 void print_analysis(std::ostream& out, const workload_result& r, const phase_result& p,
                     const phase_analysis& a, const clock_facts& clock, double slowdown_factor,
-                    const console_style& style) {
+                    const console_style& style, const sample_source* source) {
   print_estimates(out, "all samples", a.all, p.batch, *clock.clock);
   for (const std::string& line : report_detail::rates_lines(a, r, style.unicode))
     fmt::print(out, "    {}\n", line);
   const std::size_t disturbed = p.disturbed_count();
-  fmt::print(out,
-             "    disturbed: {} of {} ({} during host slow-downs: reference loop {} of {} runs "
-             "over {:.2f}x its best of {} ticks; ",
-             disturbed, p.values.size(), p.host_slowdown_count(), p.reference_slow,
-             p.reference_runs, slowdown_factor, p.reference_best);
-  if (p.context_switch.empty()) {
-    fmt::print(out, "context switches not counted: samples too short to read them cheaply)\n");
+  if (source != nullptr) {
+    fmt::print(out,
+               "    disturbed: not detected: {} repetitions carry no reference-loop or "
+               "context-switch readings\n",
+               source->tool);
   } else {
-    fmt::print(out, "{} preempted by a context switch)\n", p.context_switch_count());
+    fmt::print(out,
+               "    disturbed: {} of {} ({} during host slow-downs: reference loop {} of {} runs "
+               "over {:.2f}x its best of {} ticks; ",
+               disturbed, p.values.size(), p.host_slowdown_count(), p.reference_slow,
+               p.reference_runs, slowdown_factor, p.reference_best);
+    if (p.context_switch.empty()) {
+      fmt::print(out, "context switches not counted: samples too short to read them cheaply)\n");
+    } else {
+      fmt::print(out, "{} preempted by a context switch)\n", p.context_switch_count());
+    }
   }
   if (a.clean) print_estimates(out, "clean samples", *a.clean, p.batch, *clock.clock);
   if (a.verdict) {
@@ -223,7 +251,7 @@ void print_analysis(std::ostream& out, const workload_result& r, const phase_res
                colored(stats::to_string(a.verdict->level), verdict_color(a.verdict->level), style),
                a.verdict->reason, a.verdict->recommendation);
   }
-  if (p.floor) print_floor(out, p, *p.floor, style);
+  if (p.floor) print_floor(out, p, *p.floor, style, source == nullptr);
 }
 
 void print_summary(std::ostream& out, const report_model& model, const console_style& style) {
@@ -302,29 +330,42 @@ void print_console_report(std::ostream& out, const report_model& model,
                cal->rounds, cal->error_ppm,
                cal->converged ? "" : " - NOT converged within its time bound: rates are uncertain");
   }
-  fmt::print(out,
-             "figures: ticks of this clock per call, timer overhead subtracted (raw ticks in "
-             "brackets); headline estimator: the minimum, with the median beside it\n");
+  const sample_source* source = report.source ? &*report.source : nullptr;
+  if (source != nullptr) {
+    fmt::print(out,
+               "command: {}\nfigures: {}; headline estimator: the minimum, with the median "
+               "beside it\n{}\n",
+               source->command, source->sample, source->plan);
+  } else {
+    fmt::print(out,
+               "figures: ticks of this clock per call, timer overhead subtracted (raw ticks in "
+               "brackets); headline estimator: the minimum, with the median beside it\n");
+  }
   const run_options& o = report.options;
-  fmt::print(out, "samples per phase: {}; warmup: {}; priority: {}; pin: {}{}\n",
-             o.auto_samples
-                 ? fmt::format("auto in {} blocks or more (target {:.3g}% of min, at most {} each)",
-                               o.blocks, o.target * 100, format_duration(o.max_time))
-             : o.blocks == 1 ? fmt::format("{} in one block", o.samples)
-                             : fmt::format("{} in {} blocks (the prepared phase takes more, for up "
-                                           "to {} in all, until its floor is confirmed)",
-                                           o.samples, o.blocks, format_duration(o.max_time)),
-             format_duration(o.warmup), platform::to_string(o.priority),
-             o.cpu ? fmt::format("CPU {}", *o.cpu) : std::string("off"),
-             o.lock_memory ? "; memory locked" : "");
+  if (source == nullptr) {
+    fmt::print(
+        out, "samples per phase: {}; warmup: {}; priority: {}; pin: {}{}\n",
+        o.auto_samples
+            ? fmt::format("auto in {} blocks or more (target {:.3g}% of min, at most {} each)",
+                          o.blocks, o.target * 100, format_duration(o.max_time))
+        : o.blocks == 1 ? fmt::format("{} in one block", o.samples)
+                        : fmt::format("{} in {} blocks (the prepared phase takes more, for up "
+                                      "to {} in all, until its floor is confirmed)",
+                                      o.samples, o.blocks, format_duration(o.max_time)),
+        format_duration(o.warmup), platform::to_string(o.priority),
+        o.cpu ? fmt::format("CPU {}", *o.cpu) : std::string("off"),
+        o.lock_memory ? "; memory locked" : "");
+  }
   const floor_settings& fs = o.tuning.floor;
   fmt::print(out,
              "floor: the lowest block minimum; confirmed when two blocks begun {} ms or more apart "
-             "agree within {} clock steps or {:.3g}% of it, at the fastest reference-loop speed "
-             "known{}\n",
+             "agree within {} clock steps or {:.3g}% of it{}{}\n",
              fs.min_separation.count(), fs.granularity_steps, fs.relative_tolerance * 100,
+             source == nullptr ? ", at the fastest reference-loop speed known" : "",
              o.baseline ? ", the prepared floor not above the baseline's" : "");
-  if (report.history.path.empty()) {
+  if (source != nullptr) {
+    fmt::print(out, "history: not used: floors are checked within this run only\n");
+  } else if (report.history.path.empty()) {
     fmt::print(out,
                "history: none (--no-history, or HARNESS_HISTORY=off): floors are checked within "
                "this run only\n");
@@ -376,14 +417,15 @@ void print_console_report(std::ostream& out, const report_model& model,
         continue;
       }
       if (p.kind == phase_kind::prepared) {
-        print_preparation(out, r, style);
+        print_preparation(out, r, style, source);
         preparation_shown = true;
       }
-      print_phase_header(out, p, r);
+      print_phase_header(out, p, r, source);
       if (report.show_samples) print_samples(out, p, clock);
-      print_analysis(out, r, p, a, report.clock, o.tuning.host_slowdown_factor, style);
+      print_analysis(out, r, p, a, report.clock, o.tuning.host_slowdown_factor, style, source);
     }
-    if (!preparation_shown && !r.preparation.steps.empty()) print_preparation(out, r, style);
+    if (!preparation_shown && !r.preparation.steps.empty())
+      print_preparation(out, r, style, source);
     report_detail::print_pictures(out, w, style);
     print_steps(out, "  restore: ", r.preparation.restore_steps, style);
     if (r.failed()) {

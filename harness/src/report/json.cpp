@@ -285,7 +285,8 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
     const double ns = p.values[i] * ns_per_tick;
     row["repetition_index"] = i;
     row["threads"] = 1;
-    row["iterations"] = p.batch;
+    // Samples another tool took keep its iteration count and its counters.
+    row["iterations"] = i < p.sample_iterations.size() ? p.sample_iterations[i] : p.batch;
     row["real_time"] = ns;
     row["cpu_time"] = ns;
     row["time_unit"] = "ns";
@@ -297,6 +298,11 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
     if (!p.blocks.empty()) row["block"] = p.block_of(i) + 1;
     row["host_slowdown"] = static_cast<bool>(p.host_slowdown[i]);
     if (!p.context_switch.empty()) row["context_switch"] = static_cast<bool>(p.context_switch[i]);
+    if (i < p.sample_counters.size()) {
+      for (const auto& [counter, value] : p.sample_counters[i]) {
+        if (!row.contains(counter)) row[counter] = value;
+      }
+    }
     rows.push_back(std::move(row));
   }
   // Google Benchmark writes aggregates only over two or more repetitions.
@@ -369,6 +375,14 @@ json report_detail::json_document(const report_model& model, bool with_samples) 
       {"doctor", c.doctor ? json(doctor::to_json(*c.doctor)) : json(nullptr)},
       {"history", history_json(report.history)},
       {"workloads", workloads}};
+  // Only a report of samples another tool took (harness gbench) has a source.
+  if (report.source) {
+    harness_block["source"] = {{"tool", report.source->tool},
+                               {"command", report.source->command},
+                               {"sample", report.source->sample},
+                               {"plan", report.source->plan},
+                               {"warmup", report.source->warmup}};
+  }
   return {{"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", rows}};
 }
 

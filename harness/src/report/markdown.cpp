@@ -17,11 +17,18 @@ void write_markdown_report(std::ostream& out, const report_model& model) {
   const clock_source& clock = *report.clock.clock;
   const run_context& c = report.context;
   fmt::print(out, "### harness results\n\n");
-  fmt::print(out,
-             "Ticks of `{}` per call ({:.4g} ns a tick), timer overhead subtracted; spread = max "
-             "- min, in % of min; disturbed = samples during host slow-downs or context "
-             "switches{}.",
-             clock.name(), 1e9 / clock.ticks_per_second(), report_detail::rate_columns_note(model));
+  if (report.source) {
+    fmt::print(out, "{}: `{}`. Figures: {}; spread = max - min, in % of min{}.",
+               markdown_escape(report.source->tool), report.source->command,
+               markdown_escape(report.source->sample), report_detail::rate_columns_note(model));
+  } else {
+    fmt::print(out,
+               "Ticks of `{}` per call ({:.4g} ns a tick), timer overhead subtracted; spread = "
+               "max - min, in % of min; disturbed = samples during host slow-downs or context "
+               "switches{}.",
+               clock.name(), 1e9 / clock.ticks_per_second(),
+               report_detail::rate_columns_note(model));
+  }
   if (!c.harness_version.empty()) fmt::print(out, " harness {}", c.harness_version);
   if (!c.host_name.empty()) fmt::print(out, " on {}", markdown_escape(c.host_name));
   if (!c.date.empty()) fmt::print(out, ", {}", c.date);

@@ -1,0 +1,57 @@
+// What `harness run` shares with the commands that report as it does (`harness gbench`): the stop
+// signals, logging with its progress line, and where the report goes. Internal header of cli/.
+#pragma once
+
+#include <csignal>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "harness/analysis.hpp"
+#include "harness/report.hpp"
+#include "harness/report_line.hpp"
+#include "report/progress.hpp"
+#include "run_flags.hpp"
+
+namespace harness::cli {
+
+// SIGINT and SIGTERM request a stop (runner.hpp's request_stop); a second one ends the process.
+void on_stop_signal(int sig);
+
+// Installs on_stop_signal for SIGINT and SIGTERM while it lives.
+class stop_signals_guard {
+ public:
+  stop_signals_guard()
+      : old_int_(std::signal(SIGINT, on_stop_signal)),
+        old_term_(std::signal(SIGTERM, on_stop_signal)) {}
+  ~stop_signals_guard() {
+    std::signal(SIGINT, old_int_);
+    std::signal(SIGTERM, old_term_);
+  }
+  stop_signals_guard(const stop_signals_guard&) = delete;
+  stop_signals_guard& operator=(const stop_signals_guard&) = delete;
+
+ private:
+  void (*old_int_)(int);
+  void (*old_term_)(int);
+};
+
+// Logs go to `err`, with the progress line in front of them when it is a terminal.
+std::shared_ptr<progress_sink> configure_logging(const std::string& level, std::ostream& err);
+
+// Where the report goes, decided before the first sample is taken.
+struct report_plan {
+  std::optional<report_format> stdout_format;  // nullopt with --line
+  std::optional<format_template> line;
+  std::optional<std::filesystem::path> file;
+  report_format file_format = report_format::json;
+};
+// Checks --format, --line and -o (the file's folder takes a new file); throws usage_error.
+report_plan plan_report(const run_flags& flags);
+
+// The report in `format`, as text.
+std::string render(const report_model& model, report_format format);
+
+}  // namespace harness::cli

@@ -1,0 +1,258 @@
+// `harness gbench`: the invocations of the binary, phase by phase (gbench.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+#include "gbench/gbench.hpp"
+#include "harness/log.hpp"
+
+namespace harness::gbench {
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+double seconds_between(steady::time_point a, steady::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Seconds as Google Benchmark's flags take them: a plain number, which every version from 1.5
+// reads (1.8 also takes "0.05s", which older ones refuse).
+std::string seconds_flag(std::chrono::nanoseconds d) {
+  return fmt::format("{:.9g}", std::chrono::duration<double>(d).count());
+}
+
+class reported_ns_clock final : public clock_source {
+ public:
+  std::string_view name() const noexcept override { return "gbench_real_time"; }
+  std::string_view description() const noexcept override {
+    return "Google Benchmark's real_time per iteration, in nanoseconds as the binary reported "
+           "it (each sample the mean of one repetition's iterations); not read by the harness";
+  }
+  clock_kind kind() const noexcept override { return clock_kind::wall; }
+  bool is_monotonic() const noexcept override { return true; }
+  double ticks_per_second() const noexcept override { return 1e9; }
+  std::optional<double> declared_resolution() const noexcept override { return std::nullopt; }
+  std::uint64_t now() const noexcept override {
+    // Nothing may sample with it: the figures come from the binary. A call is a bug.
+    std::fputs("harness: bug: the gbench_real_time clock was read\n", stderr);
+    std::abort();
+  }
+  bool available() const noexcept override { return false; }
+  std::string unavailable_reason() const override {
+    return "it is the unit of Google Benchmark's reported times, not a clock to read";
+  }
+};
+
+std::string read_all(const std::filesystem::path& file, bool& found) {
+  std::ifstream in(file, std::ios::binary);
+  found = static_cast<bool>(in);
+  std::ostringstream text;
+  if (found) text << in.rdbuf();
+  return text.str();
+}
+
+// The binary failed: what it did, with the last lines of its stderr.
+[[noreturn]] void fail(const std::string& what, const std::filesystem::path& err_file) {
+  const std::string tail = tail_of(err_file, 8);
+  throw binary_failed(tail.empty() ? what + "; its stderr was empty"
+                                   : what + "; the last lines of its stderr:\n" + tail);
+}
+
+// The preparation of one prepared invocation, read back from the held child.
+preparation_report prepare(platform::child_process& child, const settings& s) {
+  preparation_report p;
+  try {
+    p.affinity_before = child.affinity();
+  } catch (const std::system_error& e) {
+    logger().warn("could not read the child's affinity: {}", e.what());
+  }
+  p.priority_before = child.describe_priority();
+  if (s.cpu) p.steps.push_back(child.set_affinity({*s.cpu}));
+  for (auto& step : child.raise_priority(s.priority))
+    p.steps.push_back(std::move(step));
+  try {
+    p.affinity_applied = child.affinity();
+  } catch (const std::system_error& e) {
+    logger().warn("could not read the child's affinity back: {}", e.what());
+  }
+  p.priority_applied = child.describe_priority();
+  return p;
+}
+
+}  // namespace
+
+const clock_source& reported_nanoseconds() {
+  static const reported_ns_clock clock;
+  return clock;
+}
+
+std::string tail_of(const std::filesystem::path& file, std::size_t lines) {
+  bool found = false;
+  const std::string text = read_all(file, found);
+  std::deque<std::string> last;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // a Windows binary's CRLF
+    last.push_back(std::move(line));
+    if (last.size() > lines) last.pop_front();
+  }
+  std::string out;
+  for (const std::string& line : last)
+    out += "    | " + line + "\n";
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+std::vector<std::string> invocation_args(const settings& s, std::size_t repetitions, bool prepared,
+                                         const std::filesystem::path& json_file) {
+  std::vector<std::string> args = s.args;
+  args.push_back(fmt::format("--benchmark_repetitions={}", repetitions));
+  args.push_back("--benchmark_out=" + json_file.string());
+  args.push_back("--benchmark_out_format=json");
+  args.push_back("--benchmark_min_time=" + seconds_flag(s.min_time));
+  if (prepared && s.warmup.count() > 0) {
+    // --warmup is each benchmark's warmup in all: each prepared invocation, a new process, warms
+    // up its share (gbench.hpp, docs/gbench.md).
+    const auto blocks = static_cast<std::int64_t>(block_sizes(s.repetitions, s.blocks).size());
+    args.push_back("--benchmark_min_warmup_time=" + seconds_flag(s.warmup / blocks));
+  }
+  return args;
+}
+
+outcome run(const settings& s, platform::process_launcher& launcher) {
+  outcome o;
+  const std::vector<std::size_t> sizes = block_sizes(s.repetitions, s.blocks);
+  std::optional<preparation_report> preparation;
+  std::vector<phase_kind> phases;
+  if (s.baseline) phases.push_back(phase_kind::baseline);
+  phases.push_back(phase_kind::prepared);
+  // The phase under way, closed with what it gathered when the binary fails in it.
+  phase_kind phase = phase_kind::baseline;
+  steady::time_point phase_start = steady::now();
+  bool phase_ran = false;
+  try {
+    for (const phase_kind next : phases) {
+      phase = next;
+      const bool prepared = phase == phase_kind::prepared;
+      phase_start = steady::now();
+      phase_ran = false;
+      for (std::size_t b = 0; b < sizes.size() && o.stop_signal == 0; ++b) {
+        if (const int sig = stop_signal(); sig != 0) {
+          o.stop_signal = sig;
+          break;
+        }
+        const std::string stem = fmt::format("{}-{}", names_of(phase).id, b + 1);
+        const std::filesystem::path json_file = s.work_dir / (stem + ".json");
+        platform::child_spec spec{s.binary, invocation_args(s, sizes[b], prepared, json_file),
+                                  s.work_dir / (stem + ".out"), s.work_dir / (stem + ".err")};
+        if (s.progress) {
+          s.progress(fmt::format("{} invocation {} of {} ({} repetitions)", names_of(phase).label,
+                                 b + 1, sizes.size(), sizes[b]));
+        }
+        const double start_seconds = seconds_between(phase_start, steady::now());
+        std::unique_ptr<platform::child_process> child;
+        try {
+          child = launcher.launch(spec);
+        } catch (const std::system_error& e) {
+          throw binary_failed(fmt::format("could not start '{}': {}", s.binary.string(), e.what()));
+        }
+        if (prepared) {
+          preparation_report p = prepare(*child, s);
+          if (!preparation) {
+            preparation = std::move(p);
+          } else {
+            // Later invocations: only what differs from the first is worth a line.
+            for (auto& step : p.steps) {
+              if (!step.applied) {
+                step.action = fmt::format("{} (prepared invocation {})", step.action, b + 1);
+                preparation->steps.push_back(std::move(step));
+              }
+            }
+          }
+        }
+        try {
+          child->resume();
+        } catch (const std::system_error& e) {
+          throw binary_failed(
+              fmt::format("could not execute '{}': {}", s.binary.string(), e.code().message()));
+        }
+        logger().info("{} invocation {} of {}: pid {}, {} repetitions", names_of(phase).label,
+                      b + 1, sizes.size(), child->id(), sizes[b]);
+        std::optional<platform::child_exit> exit;
+        while (!(exit = child->poll())) {
+          if (const int sig = stop_signal(); sig != 0 && o.stop_signal == 0) {
+            // Passed on; a binary that ignores it is ended after two seconds.
+            o.stop_signal = sig;
+            child->stop(sig);
+            const steady::time_point asked = steady::now();
+            while (!(exit = child->poll()) && steady::now() - asked < std::chrono::seconds(2))
+              std::this_thread::sleep_for(s.poll_interval);
+            if (!exit) child->kill();
+            break;
+          }
+          std::this_thread::sleep_for(s.poll_interval);
+        }
+        if (o.stop_signal == 0 && stop_signal() != 0) o.stop_signal = stop_signal();
+        // An invocation the stop cut short wrote nothing complete: what came before it is kept.
+        if (o.stop_signal != 0) break;
+        const std::string what = fmt::format("'{}' ({} invocation {} of {})", s.binary.string(),
+                                             names_of(phase).label, b + 1, sizes.size());
+        if (!exit->ok()) fail(fmt::format("{} {}", what, exit->describe()), spec.err_file);
+        bool found = false;
+        const std::string text = read_all(json_file, found);
+        if (!found || text.empty()) {
+          fail(fmt::format("{} exited with status 0 but wrote no JSON to --benchmark_out: is it a "
+                           "Google Benchmark binary?",
+                           what),
+               spec.err_file);
+        }
+        output out;
+        try {
+          out = parse_output(text);
+        } catch (const format_error& e) {
+          fail(fmt::format("{} wrote a --benchmark_out file that is not Google Benchmark's JSON: "
+                           "{}",
+                           what, e.what()),
+               spec.err_file);
+        }
+        if (out.repetitions.empty()) {
+          fail(fmt::format("{} ran no benchmark (does --benchmark_filter match any?)", what),
+               spec.err_file);
+        }
+        o.library_build_type = out.library_build_type;
+        add_invocation(o.results, out, phase, start_seconds);
+        phase_ran = true;
+      }
+      if (phase_ran) {
+        phase_ran = false;
+        finish_phase(o.results, phase, s.repetitions, seconds_between(phase_start, steady::now()),
+                     o.stop_signal != 0, floor_settings{});
+      } else if (o.stop_signal != 0) {
+        for (workload_result& r : o.results)
+          r.interrupted = true;
+      }
+      if (o.stop_signal != 0) break;
+    }
+  } catch (const binary_failed& e) {
+    o.failure = e.what();
+    if (phase_ran) {
+      finish_phase(o.results, phase, s.repetitions, seconds_between(phase_start, steady::now()),
+                   false, floor_settings{});
+    }
+  }
+  for (workload_result& r : o.results) {
+    if (preparation) r.preparation = *preparation;
+    r.warmup.requested = s.warmup;
+  }
+  return o;
+}
+
+}  // namespace harness::gbench
