@@ -265,9 +265,11 @@ void print_summary(std::ostream& out, const report_model& model, const console_s
         return colored(padded, verdict_color(a->verdict->level), style);
       });
   fmt::print(out,
-             "\nsummary (ticks of {} per call; spread = max - min, % of min; disturbed = samples "
-             "during host slow-downs or context switches{})\n",
-             model.run->clock.clock->name(), report_detail::rate_columns_note(model));
+             "\nsummary (ticks of {} per call; spread = max - min, % of min; disturbed = {}{})\n",
+             model.run->clock.clock->name(),
+             model.run->source ? "not detected in another tool's samples"
+                               : "samples during host slow-downs or context switches",
+             report_detail::rate_columns_note(model));
   if (!text.dropped.empty()) {
     fmt::print(out, "  (terminal of {} columns: not shown: {})\n", style.width,
                fmt::join(text.dropped, ", "));

@@ -166,7 +166,8 @@ summary_table summary_of(const report_model& model, bool unicode) {
           opt_ticks(s.spread, p.batch),
           percent_text(s.spread_percent),
           s.min ? time_text(*s.min / ticks_per_second, unicode) : std::string("-"),
-          fmt::format("{}", p.disturbed_count()),
+          // Another tool's samples (harness gbench) were never checked for disturbances.
+          model.run->source ? std::string("-") : fmt::format("{}", p.disturbed_count()),
           a.verdict ? std::string(stats::to_string(a.verdict->level)) : std::string("-"),
           !p.floor             ? std::string("-")
           : p.floor->confirmed ? std::string("confirmed")
