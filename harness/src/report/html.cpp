@@ -341,7 +341,7 @@ std::string page(page_kind kind, std::string_view title, const nlohmann::ordered
 }  // namespace html
 
 void write_html_report(std::ostream& out, const report_model& model) {
-  json document = report_detail::json_document(model, false);
+  json document = report_detail::json_document(model);
   run_series series(model.workloads.size());
   for (std::size_t w = 0; w < model.workloads.size(); ++w) {
     for (const phase_analysis& a : model.workloads[w].phases) {

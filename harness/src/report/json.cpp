@@ -16,8 +16,10 @@
 
 #include <array>
 #include <ostream>
+#include <string_view>
 #include <tuple>
 
+#include "check.hpp"
 #include "doctor/doctor_json.hpp"
 #include "harness/floor.hpp"
 #include "harness/report.hpp"
@@ -268,7 +270,10 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
 }
 
 // The rows Google Benchmark's tools read, for one phase.
-void add_rows(json& rows, const workload_result& r, std::size_t family, const phase_result& p,
+// Hands each row to `emit` as it is made, so a writer can stream them: a million rows held as
+// objects at once take gigabytes (200,000 samples per phase took 1.45 GB, measured).
+template <class Emit>
+void add_rows(Emit&& emit, const workload_result& r, std::size_t family, const phase_result& p,
               const phase_analysis& a, double ns_per_tick) {
   const std::string name = row_name(r, p.kind);
   const std::size_t n = p.values.size();
@@ -303,7 +308,7 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
         if (!row.contains(counter)) row[counter] = value;
       }
     }
-    rows.push_back(std::move(row));
+    emit(std::move(row));
   }
   // Google Benchmark writes aggregates only over two or more repetitions.
   if (n < 2) return;
@@ -335,27 +340,19 @@ void add_rows(json& rows, const workload_result& r, std::size_t family, const ph
       add_rates(row, r, figure);
     row["phase"] = phase_id(p.kind);
     if (is_time) row["ticks"] = *value;
-    rows.push_back(std::move(row));
+    emit(std::move(row));
   }
 }
 
 }  // namespace
 
-json report_detail::json_document(const report_model& model, bool with_samples) {
+json report_detail::json_document(const report_model& model) {
   const run_report& report = *model.run;
   const clock_source& clock = *report.clock.clock;
-  const double ns_per_tick = 1e9 / clock.ticks_per_second();
   const double slowdown_factor = report.options.tuning.host_slowdown_factor;
-  json rows = json::array();
   json workloads = json::array();
-  for (std::size_t w = 0; w < model.workloads.size(); ++w) {
-    const workload_analysis& analysis = model.workloads[w];
-    if (with_samples) {
-      for (const phase_analysis& a : analysis.phases)
-        add_rows(rows, *analysis.result, w, *a.phase, a, ns_per_tick);
-    }
+  for (const workload_analysis& analysis : model.workloads)
     workloads.push_back(workload_json(analysis, slowdown_factor));
-  }
   const run_context& c = report.context;
   json harness_block = {
       {"schema_version", kReportSchemaVersion},
@@ -383,14 +380,49 @@ json report_detail::json_document(const report_model& model, bool with_samples) 
                                {"plan", report.source->plan},
                                {"warmup", report.source->warmup}};
   }
-  return {{"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", rows}};
+  return {{"context", context_json(c)}, {"harness", harness_block}, {"benchmarks", json::array()}};
 }
 
 void write_json_report(std::ostream& out, const report_model& model) {
-  const json document = report_detail::json_document(model, true);
+  // The document without its rows, then the rows streamed into its last member one by one, each
+  // dumped as nlohmann would dump it in place (indented two levels): the same bytes as dumping
+  // the whole document, without every row in memory at once.
+  const json document = report_detail::json_document(model);
   // Replace rather than throw on bytes that are not UTF-8 (a workload's error message may hold
   // any).
-  out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+  const auto dump = [](const json& j) {
+    return j.dump(2, ' ', false, json::error_handler_t::replace);
+  };
+  std::string head = dump(document);
+  constexpr std::string_view kEmptyRows = "[]\n}";
+  HARNESS_CHECK(head.size() >= kEmptyRows.size() &&
+                    std::string_view(head).substr(head.size() - kEmptyRows.size()) == kEmptyRows,
+                "the JSON document does not end with its empty benchmarks array");
+  head.resize(head.size() - kEmptyRows.size());
+  out << head;
+  bool first = true;
+  const auto emit = [&](json&& row) {
+    out << (first ? "[\n" : ",\n");
+    first = false;
+    const std::string text = dump(row);
+    // Every line of the row two levels in (4 spaces): JSON strings hold no raw line breaks.
+    std::size_t begin = 0;
+    while (begin < text.size()) {
+      const std::size_t end = text.find('\n', begin);
+      const std::size_t stop = end == std::string::npos ? text.size() : end;
+      out << "    " << std::string_view(text).substr(begin, stop - begin);
+      if (end == std::string::npos) break;
+      out << '\n';
+      begin = end + 1;
+    }
+  };
+  const double ns_per_tick = 1e9 / model.run->clock.clock->ticks_per_second();
+  for (std::size_t w = 0; w < model.workloads.size(); ++w) {
+    const workload_analysis& analysis = model.workloads[w];
+    for (const phase_analysis& a : analysis.phases)
+      add_rows(emit, *analysis.result, w, *a.phase, a, ns_per_tick);
+  }
+  out << (first ? "[]" : "\n  ]") << "\n}\n";
 }
 
 }  // namespace harness

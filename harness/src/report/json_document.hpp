@@ -9,9 +9,9 @@
 
 namespace harness::report_detail {
 
-// What write_json_report writes (docs/output.md). Without samples, "benchmarks" is an empty array:
-// the HTML page draws from the samples itself, thinned, and a million rows of objects would not
-// fit in memory twice.
-nlohmann::ordered_json json_document(const report_model& model, bool with_samples);
+// What write_json_report writes (docs/output.md), with "benchmarks" an empty array: the JSON
+// writer streams the rows into it one by one, and the HTML page draws from the samples itself,
+// thinned. A million rows held as objects at once would take gigabytes.
+nlohmann::ordered_json json_document(const report_model& model);
 
 }  // namespace harness::report_detail
