@@ -21,6 +21,7 @@
 #include "harness/clock_survey.hpp"
 #include "harness/errors.hpp"
 #include "report/html.hpp"
+#include "report/json_document.hpp"
 
 namespace harness::cli {
 
@@ -132,24 +133,13 @@ nlohmann::json row_json(const clock_survey_row& row) {
   return j;
 }
 
-nlohmann::json calibration_json(const std::optional<clock_calibration>& c) {
-  if (!c) return nullptr;
-  return {{"source", c->source},
-          {"reference", c->reference},
-          {"ticks_per_second", c->ticks_per_second},
-          {"error_ppm", c->error_ppm},
-          {"duration_seconds", c->duration_seconds},
-          {"rounds", c->rounds},
-          {"converged", c->converged}};
-}
-
 nlohmann::json survey_json(const std::vector<clock_survey_row>& rows,
                            const survey_settings& settings) {
   nlohmann::json doc;
   doc["clocks"] = nlohmann::json::array();
   for (const auto& row : rows)
     doc["clocks"].push_back(row_json(row));
-  doc["tsc_calibration"] = calibration_json(tsc_calibration());
+  doc["tsc_calibration"] = report_detail::calibration_json<nlohmann::json>(tsc_calibration());
   doc["default_clock"] = {{"name", default_clock().name()}, {"reason", default_clock_reason()}};
   doc["settings"] = {{"max_pairs", settings.max_pairs},
                      {"cost_pass_budget_seconds", settings.cost_pass_budget_seconds},

@@ -188,15 +188,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
       write_report(ctx.out, model, *plan.stdout_format, style);
     }
     ctx.out.flush();
-    if (plan.file) {
-      try {
-        const std::string kept = write_output_file(*plan.file, render(model, plan.file_format));
-        if (!kept.empty()) fmt::print(ctx.err, "harness: warning: --output: {}\n", kept);
-      } catch (const output_error& e) {
-        fmt::print(ctx.err, "harness: --output: {}\n", e.what());
-        written = false;
-      }
-    }
+    written = write_report_file(plan, model, ctx.err);
   }
   if (outcome.failure) {
     fmt::print(ctx.err, "{}: gbench: {}\n", ctx.program, *outcome.failure);
@@ -215,9 +207,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   }
   if (!written) return exit_failure;
   if (outcome.failure) return exit_binary_failed;
-  const bool any_failed = std::any_of(report.results.begin(), report.results.end(),
-                                      [](const workload_result& r) { return r.failed(); });
-  return any_failed ? exit_workload_failed : exit_ok;
+  return workloads_exit_code(report);
 }
 
 }  // namespace

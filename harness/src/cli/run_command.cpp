@@ -184,16 +184,7 @@ int run(const run_flags& flags, context& ctx) {
   }
   ctx.out.flush();
   if (history) save_history(*history, report, ctx.err);
-  bool written = true;
-  if (plan.file) {
-    try {
-      const std::string kept = write_output_file(*plan.file, render(model, plan.file_format));
-      if (!kept.empty()) fmt::print(ctx.err, "harness: warning: --output: {}\n", kept);
-    } catch (const output_error& e) {
-      fmt::print(ctx.err, "harness: --output: {}\n", e.what());
-      written = false;
-    }
-  }
+  const bool written = write_report_file(plan, model, ctx.err);
   // An interruption is what the user asked for and wins; then a report that could not be
   // written; then a workload that failed.
   if (const int sig = stop_signal(); sig != 0) {
@@ -201,12 +192,28 @@ int run(const run_flags& flags, context& ctx) {
     return sig == SIGTERM ? exit_sigterm : exit_sigint;
   }
   if (!written) return exit_failure;
+  return workloads_exit_code(report);
+}
+
+}  // namespace
+
+bool write_report_file(const report_plan& plan, const report_model& model, std::ostream& err) {
+  if (!plan.file) return true;
+  try {
+    const std::string kept = write_output_file(*plan.file, render(model, plan.file_format));
+    if (!kept.empty()) fmt::print(err, "harness: warning: --output: {}\n", kept);
+    return true;
+  } catch (const output_error& e) {
+    fmt::print(err, "harness: --output: {}\n", e.what());
+    return false;
+  }
+}
+
+int workloads_exit_code(const run_report& report) {
   const bool any_failed = std::any_of(report.results.begin(), report.results.end(),
                                       [](const workload_result& r) { return r.failed(); });
   return any_failed ? exit_workload_failed : exit_ok;
 }
-
-}  // namespace
 
 void add_run_command(CLI::App& root, context& ctx) {
   // The options live on the root app so that `harness -w x` works without `run`; `run` falls

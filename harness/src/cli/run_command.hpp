@@ -54,4 +54,11 @@ report_plan plan_report(const run_flags& flags);
 // The report in `format`, as text.
 std::string render(const report_model& model, report_format format);
 
+// Writes the report to the plan's file, if it has one (output_file.hpp: whole or not at all);
+// says on `err` what went wrong or what was kept. False when it could not be written.
+bool write_report_file(const report_plan& plan, const report_model& model, std::ostream& err);
+
+// exit_workload_failed when a workload of the run failed, else exit_ok.
+int workloads_exit_code(const run_report& report);
+
 }  // namespace harness::cli

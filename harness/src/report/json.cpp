@@ -214,17 +214,6 @@ json failure_json(const workload_result& r) {
           {"where", f.where()}};
 }
 
-json calibration_json(const std::optional<clock_calibration>& c) {
-  if (!c) return nullptr;
-  return {{"source", c->source},
-          {"reference", c->reference},
-          {"ticks_per_second", c->ticks_per_second},
-          {"error_ppm", c->error_ppm},
-          {"duration_seconds", c->duration_seconds},
-          {"rounds", c->rounds},
-          {"converged", c->converged}};
-}
-
 json workload_json(const workload_analysis& w, double slowdown_factor) {
   const workload_result& r = *w.result;
   const preparation_report& prep = r.preparation;
@@ -367,7 +356,7 @@ json report_detail::json_document(const report_model& model) {
         {"read_cost_ticks",
          report.clock.read_cost > 0 ? json(report.clock.read_cost) : json(nullptr)},
         {"reason", report.clock_reason},
-        {"calibration", calibration_json(report.calibration)}}},
+        {"calibration", report_detail::calibration_json<json>(report.calibration)}}},
       {"options", options_json(report.options)},
       {"doctor", c.doctor ? json(doctor::to_json(*c.doctor)) : json(nullptr)},
       {"history", history_json(report.history)},

@@ -5,7 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 #include "harness/analysis.hpp"
+#include "harness/clock.hpp"
 
 namespace harness::report_detail {
 
@@ -13,5 +16,18 @@ namespace harness::report_detail {
 // writer streams the rows into it one by one, and the HTML page draws from the samples itself,
 // thinned. A million rows held as objects at once would take gigabytes.
 nlohmann::ordered_json json_document(const report_model& model);
+
+// The TSC calibration as the run report and `harness clocks --json` write it; null when none.
+template <class Json>
+Json calibration_json(const std::optional<clock_calibration>& c) {
+  if (!c) return nullptr;
+  return {{"source", c->source},
+          {"reference", c->reference},
+          {"ticks_per_second", c->ticks_per_second},
+          {"error_ppm", c->error_ppm},
+          {"duration_seconds", c->duration_seconds},
+          {"rounds", c->rounds},
+          {"converged", c->converged}};
+}
 
 }  // namespace harness::report_detail
