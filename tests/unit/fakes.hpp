@@ -37,6 +37,20 @@ class stepping_clock final : public clock_source {
   mutable std::uint64_t value_ = 0;
 };
 
+// The clock of the reports' tests: named "fake", 2 GHz, never read (writers only format; the
+// golden files hold its name and description).
+class report_clock final : public clock_source {
+ public:
+  std::string_view name() const noexcept override { return "fake"; }
+  std::string_view description() const noexcept override { return "a fake clock at 2 GHz"; }
+  clock_kind kind() const noexcept override { return clock_kind::wall; }
+  bool is_monotonic() const noexcept override { return true; }
+  double ticks_per_second() const noexcept override { return 2e9; }
+  std::optional<double> declared_resolution() const noexcept override { return std::nullopt; }
+  std::uint64_t now() const noexcept override { return 0; }
+  bool available() const noexcept override { return true; }
+};
+
 class fake_os final : public platform::os_interface {
  public:
   platform::cpu_list allowed{0, 1, 2, 3};

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "fakes.hpp"
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
@@ -35,19 +36,8 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class fake_clock final : public clock_source {
- public:
-  std::string_view name() const noexcept override { return "fake"; }
-  std::string_view description() const noexcept override { return "a fake clock at 2 GHz"; }
-  clock_kind kind() const noexcept override { return clock_kind::wall; }
-  bool is_monotonic() const noexcept override { return true; }
-  double ticks_per_second() const noexcept override { return 2e9; }
-  std::optional<double> declared_resolution() const noexcept override { return std::nullopt; }
-  std::uint64_t now() const noexcept override { return 0; }
-  bool available() const noexcept override { return true; }
-};
-
-const fake_clock kClock;
+// The clock the synthetic reports name (fakes.hpp).
+const testing::report_clock kClock;
 
 phase_result make_phase(phase_kind kind, std::vector<double> values, std::uint64_t batch,
                         std::uint64_t overhead, std::vector<std::size_t> slow = {},
@@ -535,7 +525,7 @@ TEST(Progress, RewritesOneLineAndLogMessagesClearIt) {
   // spdlog ends a line with the platform's end of line ("\r\n" on Windows).
   EXPECT_EQ(logs.str(),
             std::string("warning: cannot raise priority") + spdlog::details::os::default_eol);
-  EXPECT_THAT(terminal.str(), testing::EndsWith("\r\x1b[K"));
+  EXPECT_THAT(terminal.str(), ::testing::EndsWith("\r\x1b[K"));
   const std::string before = terminal.str();
   sink->clear();  // nothing shown: nothing to clear
   EXPECT_EQ(terminal.str(), before);

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cli.hpp"
+#include "fakes.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "scratch.hpp"
@@ -24,18 +25,8 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class fake_clock final : public clock_source {
- public:
-  std::string_view name() const noexcept override { return "fake"; }
-  std::string_view description() const noexcept override { return "a fake clock at 2 GHz"; }
-  clock_kind kind() const noexcept override { return clock_kind::wall; }
-  bool is_monotonic() const noexcept override { return true; }
-  double ticks_per_second() const noexcept override { return 2e9; }
-  std::optional<double> declared_resolution() const noexcept override { return std::nullopt; }
-  std::uint64_t now() const noexcept override { return 0; }
-  bool available() const noexcept override { return true; }
-};
-const fake_clock kClock;
+// The clock the synthetic reports name (fakes.hpp).
+const testing::report_clock kClock;
 
 phase_result make_phase(phase_kind kind, std::vector<double> values) {
   phase_result p;

@@ -32,6 +32,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -86,8 +87,10 @@ struct run_file {
 // Parses a harness JSON report. Throws harness::usage_error naming `source` and what is wrong
 // (not JSON, not a harness report, a schema version this build does not read).
 run_file parse_run(std::string_view json_text, const std::string& source);
-// Reads and parses a file; a missing or unreadable file (or a folder) is a usage_error naming it
-// with the system's reason.
+// Opens a JSON report for reading (`harness compare`, `harness report`): a missing or unreadable
+// file, or a folder, is a usage_error naming it with the system's reason.
+std::ifstream open_report(const std::filesystem::path& path);
+// Reads and parses a file opened so.
 run_file read_run(const std::filesystem::path& path);
 
 enum class outcome {

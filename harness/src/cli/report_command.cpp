@@ -9,7 +9,6 @@
 #include <fmt/ostream.h>
 #include <CLI/CLI.hpp>
 
-#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -19,6 +18,7 @@
 #include <system_error>
 
 #include "cli.hpp"
+#include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "output_file.hpp"
@@ -63,20 +63,7 @@ int report(const report_flags& flags, context& ctx) {
     check_output(*output);
   }
   const std::filesystem::path input(flags.input);
-  const auto refused = [&](const std::string& why) {
-    return usage_error(
-        fmt::format("cannot read '{}': {} (a JSON report of `harness --format json` is expected)",
-                    input.string(), why));
-  };
-  std::error_code ec;
-  const auto status = std::filesystem::status(input, ec);
-  if (ec) throw refused(ec.message());
-  if (std::filesystem::is_directory(status)) throw refused("it is a folder");
-  std::ifstream in(input, std::ios::binary);
-  if (!in) {
-    const int err = errno;
-    throw refused(err != 0 ? std::generic_category().message(err) : "it cannot be opened");
-  }
+  std::ifstream in = compare::open_report(input);
   std::ostringstream page;
   write_html_from_json(page, in, input.string());
   if (!output) {

@@ -140,7 +140,7 @@ run_file parse_run(std::string_view json_text, const std::string& source) {
   }
 }
 
-run_file read_run(const std::filesystem::path& path) {
+std::ifstream open_report(const std::filesystem::path& path) {
   const auto refused = [&](const std::string& why) {
     return usage_error(
         fmt::format("cannot read '{}': {} (a JSON report of `harness --format json` is expected)",
@@ -155,6 +155,11 @@ run_file read_run(const std::filesystem::path& path) {
     const int err = errno;
     throw refused(err != 0 ? std::generic_category().message(err) : "it cannot be opened");
   }
+  return in;
+}
+
+run_file read_run(const std::filesystem::path& path) {
+  std::ifstream in = open_report(path);
   std::ostringstream text;
   text << in.rdbuf();
   return parse_run(text.str(), path.string());
