@@ -153,6 +153,7 @@ inline run_options exact_options(std::size_t samples) {
   options.max_time = std::chrono::nanoseconds(0);
   options.tuning.overhead_samples = 5;
   options.tuning.block_gap = std::chrono::milliseconds(0);
+  options.tuning.baseline_block_gap = std::chrono::milliseconds(0);
   options.tuning.floor.min_separation = std::chrono::milliseconds(0);
   return options;
 }

@@ -146,6 +146,43 @@ TEST(Floor, AFloorAboveTheRememberedOneIsSlowedAsAWhole) {
   EXPECT_THAT(f.recommendation, HasSubstr("--max-time"));
 }
 
+TEST(Floor, WithAHistoryTheFirstRunOfABuildIsNotConfirmed) {
+  // The blocks agree, far apart, at full speed: within the run nothing objects. But a history is
+  // kept and holds no floor of this build: nothing shows the host was not slower for all of it.
+  floor_context c = granular(21);
+  c.remembers_floors = true;
+  const floor_check f = check_floor(quiet_blocks(), c);
+  EXPECT_FALSE(f.confirmed);
+  EXPECT_THAT(f.findings, ElementsAre(floor_finding::first_of_build));
+  ASSERT_TRUE(f.confirmed_by);  // the blocks alone would have confirmed it
+  EXPECT_THAT(f.reason, HasSubstr("no earlier run of this build showed a floor on this machine"));
+  EXPECT_THAT(f.recommendation, HasSubstr("run it again"));
+  EXPECT_EQ(floor_finding_id(floor_finding::first_of_build), "first_of_build");
+  // Without a history there is nothing to ask: the run's own checks decide.
+  c.remembers_floors = false;
+  EXPECT_TRUE(check_floor(quiet_blocks(), c).confirmed);
+}
+
+TEST(Floor, OnlyAFloorThatAgreesWithTheRememberedOneIsConfirmed) {
+  floor_context c = granular(21);
+  c.remembers_floors = true;
+  // Lower than every earlier run by 5%: new, not reproduced by a second process.
+  c.remembered_floor = 1'000'000 / 0.95;
+  const floor_check low = check_floor(quiet_blocks(), c);
+  EXPECT_FALSE(low.confirmed);
+  EXPECT_THAT(low.findings, ElementsAre(floor_finding::below_remembered));
+  EXPECT_THAT(low.reason, HasSubstr("5.00% below the 1052631.58 earlier runs of this build"));
+  EXPECT_THAT(low.recommendation, HasSubstr("run it again"));
+  EXPECT_EQ(floor_finding_id(floor_finding::below_remembered), "below_remembered");
+  // Within the tolerance (500 ticks here), below or above: reproduced, confirmed.
+  for (const double remembered : {1'000'499.0, 999'501.0, 1'000'000.0}) {
+    c.remembered_floor = remembered;
+    const floor_check f = check_floor(quiet_blocks(), c);
+    EXPECT_TRUE(f.confirmed) << remembered << ": " << f.reason;
+    EXPECT_THAT(f.reason, HasSubstr("agreeing with the floor this build showed before"));
+  }
+}
+
 TEST(Floor, SeveralFindingsAreAllNamed) {
   std::vector<block_view> b = {{1'500'000, 0.0, 3000}, {1'000'000, 0.1, 3000}};
   floor_context c = granular(21);

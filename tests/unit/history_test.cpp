@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <string>
 
 #include "harness/errors.hpp"
 
@@ -84,7 +86,7 @@ TEST(History, FloorsAreKeptPerMachineBuildWorkloadAndBatch) {
 TEST(History, RoundTripsThroughItsFile) {
   run_history h;
   h.note_reference("m", 2666, at(5));
-  h.note_floor("m", "fnv1a64:00", "xor_loop/1000000", 1, 659456.5, at(6));
+  h.note_floor("m", "mm64fnv:00", "xor_loop/1000000", 1, 659456.5, at(6));
   const run_history back = run_history::parse(h.to_json(), "test");
   ASSERT_EQ(back.speeds().size(), 1u);
   EXPECT_EQ(back.speeds()[0].reference_ticks, 2666u);
@@ -137,9 +139,33 @@ TEST(History, MachineKeyAndFingerprint) {
             "unknown CPU | rdtsc at 2096 MHz | reference loop of 1000 iterations");
   temp_dir dir;
   write(dir.path() / "a", "a");
-  // FNV-1a 64 of "a", the published test vector.
-  EXPECT_EQ(file_fingerprint(dir.path() / "a"), "fnv1a64:af63dc4c8601ec8c");
+  const std::string a = file_fingerprint(dir.path() / "a");
+  EXPECT_TRUE(a.starts_with("mm64fnv:")) << a;
+  EXPECT_EQ(a.size(), std::string("mm64fnv:").size() + 16);
   EXPECT_EQ(file_fingerprint(dir.path() / "missing"), "");
+  // The same bytes give the same fingerprint; a byte changed anywhere, in a whole group of words
+  // or in the tail, or a zero byte added, gives another. 3 MiB + 13 bytes: three full reads and
+  // a tail, with words in every lane.
+  std::string big(3 * (1 << 20) + 13, '\0');
+  for (std::size_t i = 0; i < big.size(); ++i)
+    big[i] = static_cast<char>((i * 2654435761u) >> 13);
+  write(dir.path() / "big", big);
+  write(dir.path() / "same", big);
+  const std::string original = file_fingerprint(dir.path() / "big");
+  EXPECT_EQ(file_fingerprint(dir.path() / "same"), original);
+  std::set<std::string> seen{original, a};
+  for (const std::size_t at : {std::size_t{0}, std::size_t{9}, std::size_t{17}, std::size_t{31},
+                               std::size_t{1} << 20, big.size() / 2, big.size() - 14,
+                               big.size() - 1}) {
+    std::string changed = big;
+    changed[at] = static_cast<char>(changed[at] ^ 0x40);
+    write(dir.path() / "changed", changed);
+    EXPECT_TRUE(seen.insert(file_fingerprint(dir.path() / "changed")).second) << "byte " << at;
+  }
+  write(dir.path() / "longer", big + std::string(1, '\0'));
+  EXPECT_TRUE(seen.insert(file_fingerprint(dir.path() / "longer")).second);
+  write(dir.path() / "a0", std::string("a\0", 2));
+  EXPECT_TRUE(seen.insert(file_fingerprint(dir.path() / "a0")).second);
 }
 
 }  // namespace

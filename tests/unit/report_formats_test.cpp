@@ -91,7 +91,7 @@ run_report synthetic_report() {
   report.clock.read_cost = 20;
   report.history = {"/tmp/history.json",
                     "test CPU | fake at 2000 MHz | reference loop of 1000 iterations",
-                    "fnv1a64:0123456789abcdef", 3000};
+                    "mm64fnv:0123456789abcdef", 3000};
   report.clock_reason = "chosen by the test";
   report.options.samples = 12;
   report.options.warmup = std::chrono::milliseconds(10);

@@ -35,6 +35,7 @@ run_options block_options(std::size_t samples) {
   o.tuning.overhead_samples = 5;
   o.tuning.reference_iterations = 0;
   o.tuning.block_gap = std::chrono::milliseconds(1);
+  o.tuning.baseline_block_gap = std::chrono::milliseconds(1);
   o.tuning.floor.min_separation = std::chrono::milliseconds(2);
   return o;
 }
@@ -89,6 +90,32 @@ TEST(RunnerFloor, BlocksAreSpreadOutAndAgreeingBlocksConfirmTheFloor) {
   EXPECT_DOUBLE_EQ(*r.prepared->floor->context.baseline_floor, kCost);
   // The reference loop ran in the gaps too: its best is the clock's step.
   EXPECT_EQ(r.prepared->reference_best, kStep);
+}
+
+TEST(RunnerFloor, TheBaselinesGapsAreItsOwn) {
+  // The baseline takes no extra blocks and only checks the prepared floor: its gaps are shorter
+  // (25 ms to the prepared phase's 50 ms by default), and each phase keeps to its own.
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  auto w = testing::make_workload("w", [&] { s(); });
+  run_options o = block_options(10);
+  o.tuning.block_gap = std::chrono::milliseconds(8);
+  o.tuning.baseline_block_gap = std::chrono::milliseconds(3);
+  const auto r = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
+  ASSERT_TRUE(r.baseline && r.prepared);
+  // A block of two 100 us calls and a reference run or two lasts well under 1 ms.
+  const auto gaps_within = [](const phase_result& p, double low, double high) {
+    for (std::size_t b = 1; b < p.blocks.size(); ++b) {
+      const double gap = p.blocks[b].start_seconds - p.blocks[b - 1].start_seconds;
+      EXPECT_GE(gap, low) << "block " << b + 1;
+      EXPECT_LT(gap, high) << "block " << b + 1;
+    }
+  };
+  gaps_within(*r.baseline, 0.003, 0.004);
+  gaps_within(*r.prepared, 0.008, 0.009);
+  EXPECT_EQ(sampler_settings{}.baseline_block_gap, std::chrono::milliseconds(25));
+  EXPECT_EQ(sampler_settings{}.block_gap, std::chrono::milliseconds(50));
 }
 
 TEST(RunnerFloor, OneBlockSlowedByHalfLeavesTheOthersToConfirm) {
@@ -162,6 +189,56 @@ TEST(RunnerFloor, TheHistoryCatchesARunSlowedAsAWhole) {
   EXPECT_FALSE(r.prepared->floor->confirmed);
   EXPECT_THAT(r.prepared->floor->findings, ElementsAre(floor_finding::above_remembered));
   EXPECT_EQ(r.prepared->stopped_by, stop_reason::max_time);
+}
+
+TEST(RunnerFloor, TheFirstRunOfABuildStopsAtItsPlannedBlocks) {
+  // Its blocks agree; only another run can confirm the floor, so extra blocks would cost time
+  // for nothing.
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  auto w = testing::make_workload("w", [&] { s(); });
+  run_options o = block_options(10);
+  o.memory.floor_of = [](std::string_view, std::uint64_t) -> std::optional<double> {
+    return std::nullopt;
+  };
+  const auto r = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
+  ASSERT_TRUE(r.baseline && r.prepared && r.prepared->floor);
+  EXPECT_FALSE(r.prepared->floor->confirmed);
+  EXPECT_THAT(r.prepared->floor->findings, ElementsAre(floor_finding::first_of_build));
+  EXPECT_EQ(r.prepared->stopped_by, stop_reason::needs_another_run);
+  EXPECT_EQ(r.prepared->blocks.size(), 5u);
+  EXPECT_STREQ(to_string(stop_reason::needs_another_run),
+               "the blocks agree; only another run of this build can confirm the floor");
+  // The history is about prepared floors: the baseline is checked within the run.
+  EXPECT_TRUE(r.baseline->floor->confirmed) << r.baseline->floor->reason;
+  // A run of the same build whose floor agrees with the one remembered is confirmed.
+  o.memory.floor_of = [](std::string_view, std::uint64_t) -> std::optional<double> {
+    return kCost;
+  };
+  const auto again = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
+  ASSERT_TRUE(again.prepared && again.prepared->floor);
+  EXPECT_TRUE(again.prepared->floor->confirmed) << again.prepared->floor->reason;
+  EXPECT_EQ(again.prepared->stopped_by, stop_reason::count);
+}
+
+TEST(RunnerFloor, NoBlockBeginsOnceTheTimeRanOutWaitingForFullSpeed) {
+  // The host never runs the loop as fast as remembered: each extra block's gap waits, and the
+  // one whose wait outlasts --max-time is not begun (it would hold one sample).
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  s.prepared_factor = [](int call) { return call == 0 ? 0.9 : 1.0; };  // a lone low block
+  auto w = testing::make_workload("w", [&] { s(); });
+  run_options o = block_options(10);
+  o.baseline = false;
+  o.memory.fastest_reference = kStep / 2;
+  o.memory.fastest_reference_remembered = true;
+  const auto r = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
+  ASSERT_TRUE(r.prepared && r.prepared->floor);
+  EXPECT_EQ(r.prepared->stopped_by, stop_reason::max_time);
+  EXPECT_EQ(r.prepared->blocks.size(), 5u);
+  EXPECT_EQ(r.prepared->values.size(), 10u);
 }
 
 TEST(RunnerFloor, BlocksAtALowerHostSpeedThanRememberedAreNotConfirmed) {

@@ -12,7 +12,12 @@
 //     make code slower, a slowed host can;
 //   - (prepared phase) it does not lie above the floor earlier runs of this very build showed on
 //     this machine (the history, history.hpp): the only signal that sees a slow-down of any kind
-//     lasting the whole process.
+//     lasting the whole process;
+//   - (prepared phase, with a history) it agrees with the floor earlier runs of this build
+//     showed here: the first run of a build has nothing to be checked against, and the host can
+//     hold a lower speed level for the whole of it (bench/reproducibility.sh saw first processes
+//     confirmed 2% and 13% above floors later processes reached); a floor below every earlier
+//     one is new, not yet reproduced by a second process.
 // docs/floor.md says what each of these catches and misses, with the measurements behind them.
 //
 // Values are in the sampler's unit (ticks per call); nothing here reads a clock or prints a unit.
@@ -59,6 +64,9 @@ struct floor_context {
   double granularity = 0;  // the clock's granularity in the values' unit (per call); 0: unknown
   std::optional<double> baseline_floor;    // the baseline's floor; only for a prepared phase
   std::optional<double> remembered_floor;  // earlier runs of this build on this machine
+  // Earlier runs' floors of this build are kept (a history is in use and the build is known): a
+  // prepared phase with no remembered floor is the build's first here, and is not confirmed.
+  bool remembers_floors = false;
   // The fastest reference-loop run known: this run's, or this machine's remembered one.
   std::optional<std::uint64_t> fastest_reference;
   bool fastest_reference_remembered = false;  // it came from an earlier run (the history)
@@ -72,6 +80,8 @@ enum class floor_finding {
   below_full_speed,  // blocks agreed far apart, but not both at the fastest speed known
   above_baseline,    // prepared floor above the unprepared baseline's floor
   above_remembered,  // above the floor earlier runs of this build showed here
+  first_of_build,    // a history is kept, but no earlier run of this build showed a floor here
+  below_remembered,  // below the floor earlier runs of this build showed here: not reproduced
 };
 // Identifier for machine-readable reports: "too_few_blocks", ...
 std::string_view floor_finding_id(floor_finding finding) noexcept;

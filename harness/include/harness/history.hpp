@@ -106,7 +106,8 @@ std::filesystem::path history_path_from(std::optional<std::string_view> env,
 std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
                         double ticks_per_second, std::uint32_t reference_iterations);
 
-// A fingerprint of a file's bytes, "fnv1a64:<16 hex digits>"; empty when it cannot be read.
+// A fingerprint of a file's bytes, "mm64fnv:<16 hex digits>": the standard library's hash of each
+// MiB, chained with FNV-1a's step; empty when it cannot be read.
 std::string file_fingerprint(const std::filesystem::path& path);
 
 }  // namespace harness

@@ -52,6 +52,11 @@ struct sampler_settings {
   // two agreeing blocks to begin 100 ms apart: blocks two apart are), and the loop reads the
   // host's speed meanwhile. Five blocks add 0.2 s to a phase.
   std::chrono::milliseconds block_gap{50};
+  // The baseline's gaps are shorter: it takes no extra blocks, and its floor serves to check the
+  // prepared one's, so its blocks need only span the 100 ms two agreeing blocks need (blocks 1
+  // and 5 do). The 0.1 s saved goes to the prepared phase's extra blocks, within the wall time
+  // a default run had before blocks x 1.5.
+  std::chrono::milliseconds baseline_block_gap{25};
   // With `--samples auto`, a block holds this many samples or a quarter of those taken so far,
   // whichever is more, so the checks (O(n log n) each) cost a small multiple of one summary.
   std::size_t auto_block_samples = 20;
@@ -141,6 +146,10 @@ enum class stop_reason {
   target,       // auto: the target interval was met twice in a row and the floor confirmed
   max_time,     // max_time passed first
   max_samples,  // auto: the sample ceiling came first
+  // The blocks agree, and what keeps the floor unconfirmed no further block can change: the
+  // build's first run here, or a floor below the earlier runs' (floor_finding::first_of_build,
+  // below_remembered). Only another run can confirm it.
+  needs_another_run,
   interrupted,
 };
 // Why a phase's sampling ended, for people and as an identifier (JSON's `stopped_by`).

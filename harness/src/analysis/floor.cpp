@@ -57,6 +57,10 @@ std::string_view floor_finding_id(floor_finding finding) noexcept {
       return "above_baseline";
     case floor_finding::above_remembered:
       return "above_remembered";
+    case floor_finding::first_of_build:
+      return "first_of_build";
+    case floor_finding::below_remembered:
+      return "below_remembered";
   }
   return "unknown";
 }
@@ -149,6 +153,20 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
         "slower for this run",
         percent_above(c.floor, *context.remembered_floor), figure(*context.remembered_floor)));
   }
+  if (context.remembers_floors && context.remembered_floor &&
+      c.floor < *context.remembered_floor - c.tolerance) {
+    c.findings.push_back(floor_finding::below_remembered);
+    why.push_back(fmt::format(
+        "the floor lies {:.2f}% below the {} earlier runs of this build showed on this machine: "
+        "no other process reached it yet (they were slower, or the host is faster now)",
+        (1 - c.floor / *context.remembered_floor) * 100, figure(*context.remembered_floor)));
+  }
+  if (context.remembers_floors && !context.remembered_floor) {
+    c.findings.push_back(floor_finding::first_of_build);
+    why.push_back(
+        "no earlier run of this build showed a floor on this machine (within the history's "
+        "hour), so nothing shows the host was not slower for all of this one");
+  }
 
   c.confirmed = c.findings.empty();
   if (c.confirmed) {
@@ -156,18 +174,23 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
     std::string checks;
     if (context.fastest_reference) checks += ", at the fastest reference-loop speed known";
     if (context.baseline_floor) checks += ", not above the baseline's floor";
-    if (context.remembered_floor) checks += ", not above the floor this build showed before";
+    if (context.remembered_floor) checks += ", agreeing with the floor this build showed before";
     c.reason = fmt::format("blocks {} and {} ({:.2f} s apart) agree within {} ({:.3g}%){}", i + 1,
                            j + 1, std::fabs(blocks[j].start_seconds - blocks[i].start_seconds),
                            figure(c.tolerance), 100 * c.tolerance / std::fabs(c.floor), checks);
     return c;
   }
   c.reason = fmt::format("{}", fmt::join(why, "; "));
-  const bool only_blocks = c.findings.size() == 1 && c.findings[0] == floor_finding::too_few_blocks;
+  const bool only = c.findings.size() == 1;
   c.recommendation =
-      only_blocks ? "take the samples in two blocks or more (--blocks), with two samples or more"
-                  : "rerun when the host is quieter, or give the phase more time to take blocks "
-                    "(--max-time); compare builds only by confirmed floors";
+      only && c.findings[0] == floor_finding::too_few_blocks
+          ? "take the samples in two blocks or more (--blocks), with two samples or more"
+      : only && (c.findings[0] == floor_finding::first_of_build ||
+                 c.findings[0] == floor_finding::below_remembered)
+          ? "run it again: a later run whose floor agrees with this one is confirmed; compare "
+            "builds only by confirmed floors"
+          : "rerun when the host is quieter, or give the phase more time to take blocks "
+            "(--max-time); compare builds only by confirmed floors";
   return c;
 }
 

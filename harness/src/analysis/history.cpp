@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
+#include <vector>
 
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
@@ -217,17 +219,22 @@ std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
 std::string file_fingerprint(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
-  // FNV-1a, 64 bits: enough to tell builds apart, and ~20 ms for a 20 MB executable.
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    const std::streamsize n = in.gcount();
-    for (std::streamsize i = 0; i < n; ++i) {
-      hash ^= static_cast<unsigned char>(buffer[i]);
-      hash *= 0x100000001b3ULL;
-    }
+  // The standard library's hash of each MiB read (libstdc++'s is MurmurHash64A, which mixes
+  // every input bit into every output bit), chained with FNV-1a's step, then the length. Byte-wise
+  // FNV-1a took 0.1 s for a 45 MB executable, 7% of a default run, and its multiply carries a
+  // change upwards only; this reads the same file in a small fraction of that.
+  constexpr std::uint64_t kBasis = 0xcbf29ce484222325ULL;
+  constexpr std::uint64_t kPrime = 0x100000001b3ULL;
+  std::uint64_t hash = kBasis;
+  std::uint64_t length = 0;
+  std::vector<char> buffer(std::size_t{1} << 20);
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+    const auto n = static_cast<std::size_t>(in.gcount());
+    length += n;
+    hash = (hash ^ std::hash<std::string_view>{}(std::string_view(buffer.data(), n))) * kPrime;
   }
-  return fmt::format("fnv1a64:{:016x}", hash);
+  hash = (hash ^ length) * kPrime;
+  return fmt::format("mm64fnv:{:016x}", hash);
 }
 
 }  // namespace harness

@@ -156,10 +156,11 @@ void add_run_options(CLI::App& app, run_flags& flags) {
   app.add_option("--max-time", flags.max_time,
                  "The longest a phase may sample (a duration): with --samples auto its ceiling "
                  "(default 10s); otherwise how long the prepared phase may go on taking blocks "
-                 "until its floor is confirmed (default 2s)");
+                 "until its floor is confirmed (default 500ms)");
   app.add_option("--blocks", flags.blocks,
-                 "Take each phase's samples in this many blocks spread out in time (50 ms of the "
-                 "reference loop between them); the floor is confirmed when two blocks agree")
+                 "Take each phase's samples in this many blocks spread out in time (the reference "
+                 "loop runs between them: 50 ms in the prepared phase, 25 ms in the baseline); the "
+                 "floor is confirmed when two blocks agree")
       ->capture_default_str();
   flags.history_option = app.add_option(
       "--history", flags.history,

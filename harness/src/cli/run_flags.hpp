@@ -52,12 +52,12 @@ struct run_flags {
 inline constexpr std::size_t kMaxListedSamples = 100;
 
 // --max-time's defaults. With --samples auto a phase samples until its target: 10 s bounds a
-// 1 ms workload at 10,000 samples. Otherwise it bounds the extra blocks the prepared phase takes
-// until its floor is confirmed: a default run of a workload under 1 ms then ends within about
-// 4 s even when the host never lets the floor be confirmed (it takes 1.9 s when the planned
-// blocks confirm it).
+// 1 ms workload at 10,000 samples. Otherwise it bounds the prepared phase, with the extra blocks
+// it takes until its floor is confirmed: 0.5 s keeps a default run of a workload under 1 ms
+// within 1.5x the wall time it took before blocks (1.48 s then, 2.2 s now when the floor is
+// never confirmed, 1.8 s when the planned blocks confirm it; docs/benchmarks.md).
 inline constexpr std::chrono::seconds kAutoMaxTime{10};
-inline constexpr std::chrono::seconds kConfirmMaxTime{2};
+inline constexpr std::chrono::milliseconds kConfirmMaxTime{500};
 
 // Registers every option of `run` on `app`, writing into `flags`.
 void add_run_options(CLI::App& app, run_flags& flags);

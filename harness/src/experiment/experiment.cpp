@@ -128,8 +128,10 @@ void run_phases(const detail::live_workload& workload, const run_options& option
     const std::uint64_t overhead = measure_overhead(clock, options.tuning.overhead_samples);
     announce(options, result.name, "prepared samples");
     stage = run_stage::prepared;
-    if (options.memory.floor_of)
+    if (options.memory.floor_of) {
+      floor.remembers_floors = true;
       floor.remembered_floor = options.memory.floor_of(result.name, result.batch);
+    }
     result.prepared = detail::sample_phase(
         {phase_kind::prepared, result.batch, overhead, expected_seconds, true, floor}, workload,
         options, facts, os);

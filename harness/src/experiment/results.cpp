@@ -26,6 +26,8 @@ const stop_names& names_of(stop_reason reason) noexcept {
       {"the target interval was met at two checks in a row and the floor confirmed", "target"},
       {"--max-time elapsed before sampling could stop", "max_time"},
       {"the sample limit was reached before the target", "max_samples"},
+      {"the blocks agree; only another run of this build can confirm the floor",
+       "needs_another_run"},
       {"interrupted", "interrupted"},
   };
   return kNames[static_cast<int>(reason)];

@@ -180,7 +180,8 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
   std::vector<reference_mark> refs;
 
   const std::uint64_t max_ticks = seconds_to_ticks(options.max_time, clock);
-  const std::uint64_t gap_ticks = seconds_to_ticks(tuning.block_gap, clock);
+  const std::uint64_t gap_ticks = seconds_to_ticks(
+      plan.kind == phase_kind::baseline ? tuning.baseline_block_gap : tuning.block_gap, clock);
   hold_guard hold(options, plan.kind == phase_kind::prepared);
   const std::uint64_t begin = clock.now();
   progress_pacer pacer(options, clock, begin);
@@ -231,6 +232,12 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
       }
     }
     if (interrupted()) break;
+    // The time ran out while the gap waited for full speed: a block begun now would hold one
+    // sample, taken at a speed the gap never saw.
+    if (!planned && clock.now() - begin >= max_ticks) {
+      phase.stopped_by = stop_reason::max_time;
+      break;
+    }
     const std::size_t size = options.auto_samples
                                  ? std::max(tuning.auto_block_samples, phase.values.size() / 4)
                              : planned ? fixed_block_size(b)
@@ -278,7 +285,15 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
 
     // The blocks planned so far are taken: may sampling stop?
     const floor_check floor = check_blocks(phase, plan, fastest_known(), tuning);
-    bool done = floor.confirmed;
+    // Blocks that agree while the findings left are about other runs: more blocks cannot change
+    // those (the floor only goes lower), so they would cost time for nothing.
+    const bool needs_another_run =
+        !floor.confirmed && std::all_of(floor.findings.begin(), floor.findings.end(),
+                                        [](floor_finding f) {
+                                          return f == floor_finding::first_of_build ||
+                                                 f == floor_finding::below_remembered;
+                                        });
+    bool done = floor.confirmed || needs_another_run;
     if (options.auto_samples) {
       const bool target_met = phase.values.size() >= stats::kMinSamplesForAutoStop &&
                               stats::auto_sampling_target_reached(stats::summarize(phase.values),
@@ -286,9 +301,12 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
                                   .target_reached;
       done = done && target_met && target_met_before;
       target_met_before = target_met;
-      if (done) phase.stopped_by = stop_reason::target;
+      if (done)
+        phase.stopped_by = needs_another_run ? stop_reason::needs_another_run : stop_reason::target;
     } else if (done) {
-      phase.stopped_by = b + 1 == planned_blocks ? stop_reason::count : stop_reason::confirmed;
+      phase.stopped_by = needs_another_run       ? stop_reason::needs_another_run
+                         : b + 1 == planned_blocks ? stop_reason::count
+                                                   : stop_reason::confirmed;
     }
     if (done) break;
     // One block asked for is one block: more would only be blocks the user did not want.

@@ -361,10 +361,14 @@ void print_console_report(std::ostream& out, const report_model& model,
   const floor_settings& fs = o.tuning.floor;
   fmt::print(out,
              "floor: the lowest block minimum; confirmed when two blocks begun {} ms or more apart "
-             "agree within {} clock steps or {:.3g}% of it{}{}\n",
+             "agree within {} clock steps or {:.3g}% of it{}{}{}\n",
              fs.min_separation.count(), fs.granularity_steps, fs.relative_tolerance * 100,
              source == nullptr ? ", at the fastest reference-loop speed known" : "",
-             o.baseline ? ", the prepared floor not above the baseline's" : "");
+             o.baseline ? ", the prepared floor not above the baseline's" : "",
+             source == nullptr && !report.history.path.empty() && !report.history.build.empty()
+                 ? ", and agreeing with the floor earlier runs of this build showed here (a "
+                   "build's first run here is not confirmed)"
+                 : "");
   if (source != nullptr) {
     fmt::print(out, "history: not used: floors are checked within this run only\n");
   } else if (report.history.path.empty()) {
