@@ -146,6 +146,25 @@ TEST(Floor, AFloorAboveTheRememberedOneIsSlowedAsAWhole) {
   EXPECT_THAT(f.recommendation, HasSubstr("--max-time"));
 }
 
+TEST(Floor, FullSpeedAllowsOneClockStepOfTheReferenceRun) {
+  // Measured here: the fastest reference run ever seen 2247 ticks; at the same host speed a
+  // block's few runs read 2289 at best, two steps of the 21-tick clock above it (1.9%).
+  const floor_settings s;
+  EXPECT_TRUE(at_full_speed(2289, 2247, 21, s));   // 2247 x 1.01 + 21 = 2290.5
+  EXPECT_FALSE(at_full_speed(2310, 2247, 21, s));  // the next step: a slower host
+  EXPECT_FALSE(at_full_speed(2289, 2247, 0, s));   // without the step: 1% only
+  EXPECT_TRUE(at_full_speed(2269, 2247, 0, s));
+  EXPECT_FALSE(at_full_speed(0, 2247, 21, s));  // no reference run: not known to be at speed
+  std::vector<block_view> b = quiet_blocks();
+  for (block_view& v : b)
+    v.reference_best = 2289;
+  floor_context c = granular(21);
+  c.fastest_reference = 2247;
+  EXPECT_THAT(check_floor(b, c).findings, ElementsAre(floor_finding::below_full_speed));
+  c.reference_step = 21;
+  EXPECT_TRUE(check_floor(b, c).confirmed);
+}
+
 TEST(Floor, WithAHistoryTheFirstRunOfABuildIsNotConfirmed) {
   // The blocks agree, far apart, at full speed: within the run nothing objects. But a history is
   // kept and holds no floor of this build: nothing shows the host was not slower for all of it.

@@ -47,8 +47,11 @@ struct floor_settings {
   // still cover is left to the cross-checks (baseline, speed, history).
   std::chrono::milliseconds min_separation{100};
   // A block ran at full speed when its fastest reference run lies within this fraction of the
-  // fastest known. The host's speed levels lie ~3.4% apart; the reference loop repeats to 0.1%
-  // at one level.
+  // fastest known, plus one step of the clock's granularity (at_full_speed). The host's speed
+  // levels lie ~3.4% apart. A reference run of ~1 us reads to the clock's step: 21 ticks of a
+  // 2289-tick run here (0.9%); at one host speed, a block's few runs read 2289 while the gaps'
+  // tens of thousands read 2268 at best, and the fastest ever seen 2247: without the step nearly
+  // every block was "below full speed" with its workload within 0.2% of the lowest floor.
   double speed_tolerance = 0.01;
 };
 
@@ -62,6 +65,7 @@ struct block_view {
 // Everything the check weighs besides the blocks themselves.
 struct floor_context {
   double granularity = 0;  // the clock's granularity in the values' unit (per call); 0: unknown
+  double reference_step = 0;  // the clock's granularity in ticks, to which a reference run reads
   std::optional<double> baseline_floor;    // the baseline's floor; only for a prepared phase
   std::optional<double> remembered_floor;  // earlier runs of this build on this machine
   // Earlier runs' floors of this build are kept (a history is in use and the build is known): a
@@ -106,6 +110,11 @@ struct floor_check {
 // is a bug upstream (there is no floor to check): a failed check, which aborts (docs/errors.md).
 floor_check check_floor(std::span<const block_view> blocks, const floor_context& context,
                         const floor_settings& settings = {});
+
+// Whether a reference run of `reference` ticks ran at the speed of the fastest known, within
+// speed_tolerance and one clock step (`step`, ticks; 0: unknown). A run of 0 ticks never ran.
+bool at_full_speed(std::uint64_t reference, std::uint64_t fastest, double step,
+                   const floor_settings& settings) noexcept;
 
 // The tolerance two block minimums must agree within, for a floor near `floor`.
 double floor_tolerance(double floor, double granularity, const floor_settings& settings);

@@ -34,11 +34,9 @@ std::string block_list(const std::vector<std::size_t>& blocks) {
   return fmt::format("blocks {} and {}", fmt::join(numbers, ", "), last);
 }
 
-bool at_full_speed(const block_view& b, const floor_context& c, const floor_settings& s) {
+bool block_at_full_speed(const block_view& b, const floor_context& c, const floor_settings& s) {
   if (!c.fastest_reference) return true;
-  return b.reference_best > 0 &&
-         static_cast<double>(b.reference_best) <=
-             static_cast<double>(*c.fastest_reference) * (1 + s.speed_tolerance);
+  return at_full_speed(b.reference_best, *c.fastest_reference, c.reference_step, s);
 }
 
 }  // namespace
@@ -63,6 +61,12 @@ std::string_view floor_finding_id(floor_finding finding) noexcept {
       return "below_remembered";
   }
   return "unknown";
+}
+
+bool at_full_speed(std::uint64_t reference, std::uint64_t fastest, double step,
+                   const floor_settings& settings) noexcept {
+  return reference > 0 && static_cast<double>(reference) <=
+                              static_cast<double>(fastest) * (1 + settings.speed_tolerance) + step;
 }
 
 double floor_tolerance(double floor, double granularity, const floor_settings& settings) {
@@ -94,8 +98,8 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
   const auto consider = [&](std::size_t i, std::size_t j) {
     if (std::fabs(blocks[i].start_seconds - blocks[j].start_seconds) < separation) return;
     far_pair = true;
-    if (!c.confirmed_by && at_full_speed(blocks[i], context, settings) &&
-        at_full_speed(blocks[j], context, settings)) {
+    if (!c.confirmed_by && block_at_full_speed(blocks[i], context, settings) &&
+        block_at_full_speed(blocks[j], context, settings)) {
       c.confirmed_by = std::minmax(i, j);
     }
   };

@@ -90,6 +90,7 @@ void run_phases(const detail::live_workload& workload, const run_options& option
   // (the history's, then the baseline's too).
   floor_context floor;
   floor.granularity = facts.resolution() / static_cast<double>(result.batch);
+  floor.reference_step = facts.resolution();
   floor.fastest_reference = options.memory.fastest_reference;
   floor.fastest_reference_remembered = options.memory.fastest_reference_remembered;
 

@@ -221,14 +221,16 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
       // taken while the host runs the CPU slower cannot confirm the floor.
       const std::uint64_t gap_begin = clock.now();
       const std::uint64_t fastest = planned ? 0 : fastest_known();
-      const double full_speed = static_cast<double>(fastest) * (1 + tuning.floor.speed_tolerance);
+      const double step = plan.floor.reference_step;
       while (stop_signal() == 0) {
         const std::uint64_t r = reference_run(clock, tuning.reference_iterations);
         gap_best = gap_best == 0 ? r : std::min(gap_best, r);
         phase.realtime_pauses += hold.between_samples() ? 1 : 0;
         const std::uint64_t now = clock.now();
         if (now - gap_begin < gap_ticks) continue;
-        if (fastest == 0 || static_cast<double>(r) <= full_speed || now - begin >= max_ticks) break;
+        if (fastest == 0 || at_full_speed(r, fastest, step, tuning.floor) ||
+            now - begin >= max_ticks)
+          break;
       }
     }
     if (interrupted()) break;
@@ -288,11 +290,10 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
     // Blocks that agree while the findings left are about other runs: more blocks cannot change
     // those (the floor only goes lower), so they would cost time for nothing.
     const bool needs_another_run =
-        !floor.confirmed && std::all_of(floor.findings.begin(), floor.findings.end(),
-                                        [](floor_finding f) {
-                                          return f == floor_finding::first_of_build ||
-                                                 f == floor_finding::below_remembered;
-                                        });
+        !floor.confirmed &&
+        std::all_of(floor.findings.begin(), floor.findings.end(), [](floor_finding f) {
+          return f == floor_finding::first_of_build || f == floor_finding::below_remembered;
+        });
     bool done = floor.confirmed || needs_another_run;
     if (options.auto_samples) {
       const bool target_met = phase.values.size() >= stats::kMinSamplesForAutoStop &&
@@ -304,7 +305,7 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
       if (done)
         phase.stopped_by = needs_another_run ? stop_reason::needs_another_run : stop_reason::target;
     } else if (done) {
-      phase.stopped_by = needs_another_run       ? stop_reason::needs_another_run
+      phase.stopped_by = needs_another_run         ? stop_reason::needs_another_run
                          : b + 1 == planned_blocks ? stop_reason::count
                                                    : stop_reason::confirmed;
     }
