@@ -110,19 +110,7 @@ case "$cmd" in
     # ways against harness) and the .deb test beside the browser test, the bad inputs and the
     # compile checks, each filling the CPU time the others leave (tests/CMakeLists.txt).
     ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -LE busy_ok
-    # Meanwhile the Windows build's dependencies (GoogleTest and Google Benchmark built with mingw,
-    # scripts/windows-deps.sh): a build too, so beside the busy_ok tests only. Its log is shown
-    # after them; windows-test.sh below then finds them built.
-    win_deps=${HARNESS_WINDOWS_DEPS:-$root/build-win-deps}
-    bash "$root/scripts/windows-deps.sh" "$win_deps" >"$build/windows-deps.log" 2>&1 &
-    deps_pid=$!
-    tests_status=0
-    ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -L busy_ok || tests_status=$?
-    deps_status=0
-    wait "$deps_pid" || deps_status=$?
-    cat "$build/windows-deps.log"
-    [ "$tests_status" -eq 0 ] || exit "$tests_status"
-    [ "$deps_status" -eq 0 ] || { echo "dev.sh: scripts/windows-deps.sh failed" >&2; exit 1; }
+    ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -L busy_ok
     # The template parser's fuzz target, a bounded run under ASan+UBSan (clang only).
     fuzz=$build-fuzz
     if [ ! -f "$fuzz/build.ninja" ]; then
