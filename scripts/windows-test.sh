@@ -26,9 +26,11 @@ export WINEPREFIX=${WINEPREFIX:-$deps/wineprefix}
 export WINEDEBUG=${WINEDEBUG:--all}
 export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
 
+# The libraries as a unity build, as on Linux: about half the compile time of the cross-build
+# (mingw's g++ spends most of it parsing the same headers in each of the ~60 library sources).
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$repo/cmake/mingw-w64-x86_64.cmake" \
   -DHARNESS_WINDOWS_DEPS_PREFIX="$deps/prefix" -DHARNESS_WERROR=ON -DHARNESS_BUILD_BENCHMARKS=OFF \
-  -DCMAKE_BUILD_TYPE=Release
+  -DCMAKE_BUILD_TYPE=Release -DHARNESS_UNITY_BUILD=ON
 cmake --build "$build" -j "$jobs"
 built=$(date +%s)
 

@@ -25,6 +25,7 @@
 
 #include "cli/cli.hpp"
 #include "harness/errors.hpp"
+#include "scratch.hpp"
 
 namespace harness::compare {
 namespace {
@@ -330,25 +331,16 @@ TEST(CompareParseRun, RefusesWhatIsNotAHarnessReport) {
               HasSubstr("a sample of 1e+300 ticks is out of range"));
 }
 
-// A fresh folder under the system's temporary folder, removed at the end of the test.
+// A fresh folder under the system's temporary folder, removed at the end of the test. Named
+// after the process, the time and a counter (scratch.hpp), not the object's address: under Wine
+// two test processes run side by side by ctest -j get the same addresses, and so shared one
+// folder (one removed it under the other).
 class temp_dir {
  public:
-  temp_dir() {
-    path_ = fs::temp_directory_path() /
-            fmt::format("harness-compare-test-{}", reinterpret_cast<std::uintptr_t>(this));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-  const fs::path& path() const { return path_; }
+  const fs::path& path() const { return folder_.path(); }
 
  private:
-  fs::path path_;
+  harness::testing::scratch_folder folder_{"compare"};
 };
 
 std::string read_error(const fs::path& path) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "harness/errors.hpp"
+#include "scratch.hpp"
 
 namespace harness {
 namespace {
@@ -24,23 +25,16 @@ run_history::moment at(std::int64_t seconds) {
   return {seconds, fmt::format("t{}", seconds)};
 }
 
-// A fresh folder under the system's temporary folder, removed at the end of the test.
+// A fresh folder under the system's temporary folder, removed at the end of the test. Named
+// after the process, the time and a counter (scratch.hpp), not the object's address: under Wine
+// two test processes run side by side by ctest -j get the same addresses, and so shared one
+// folder (one removed it under the other).
 class temp_dir {
  public:
-  temp_dir() {
-    path_ = fs::temp_directory_path() /
-            fmt::format("harness-history-test-{}", reinterpret_cast<std::uintptr_t>(this));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
+  const fs::path& path() const { return folder_.path(); }
 
  private:
-  fs::path path_;
+  harness::testing::scratch_folder folder_{"history"};
 };
 
 void write(const fs::path& p, const std::string& text) {
