@@ -148,9 +148,9 @@ TEST(History, MachineKeyAndFingerprint) {
   const std::string original = file_fingerprint(dir.path() / "big");
   EXPECT_EQ(file_fingerprint(dir.path() / "same"), original);
   std::set<std::string> seen{original, a};
-  for (const std::size_t at : {std::size_t{0}, std::size_t{9}, std::size_t{17}, std::size_t{31},
-                               std::size_t{1} << 20, big.size() / 2, big.size() - 14,
-                               big.size() - 1}) {
+  for (const std::size_t at :
+       {std::size_t{0}, std::size_t{9}, std::size_t{17}, std::size_t{31}, std::size_t{1} << 20,
+        big.size() / 2, big.size() - 14, big.size() - 1}) {
     std::string changed = big;
     changed[at] = static_cast<char>(changed[at] ^ 0x40);
     write(dir.path() / "changed", changed);

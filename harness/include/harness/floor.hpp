@@ -64,7 +64,7 @@ struct block_view {
 
 // Everything the check weighs besides the blocks themselves.
 struct floor_context {
-  double granularity = 0;  // the clock's granularity in the values' unit (per call); 0: unknown
+  double granularity = 0;     // the clock's granularity in the values' unit (per call); 0: unknown
   double reference_step = 0;  // the clock's granularity in ticks, to which a reference run reads
   std::optional<double> baseline_floor;    // the baseline's floor; only for a prepared phase
   std::optional<double> remembered_floor;  // earlier runs of this build on this machine
