@@ -54,7 +54,7 @@ inline constexpr std::size_t kMaxListedSamples = 100;
 // --max-time's defaults. With --samples auto a phase samples until its target: 10 s bounds a
 // 1 ms workload at 10,000 samples. Otherwise it bounds the prepared phase, with the extra blocks
 // it takes until its floor is confirmed: 0.5 s keeps a default run of a workload under 1 ms
-// within 1.5x the wall time it took before blocks (1.48 s then, 2.2 s now when the floor is
+// within 1.5x the wall time it took before blocks (1.47 s then, 2.1 s now when the floor is
 // never confirmed, 1.8 s when the planned blocks confirm it; docs/benchmarks.md).
 inline constexpr std::chrono::seconds kAutoMaxTime{10};
 inline constexpr std::chrono::milliseconds kConfirmMaxTime{500};
