@@ -142,8 +142,16 @@ if expect 0 history-first -- "${hist[@]}" --history "$work/history.json" -o "$wo
   if python3 -c '
 import json, sys
 h = json.load(open(sys.argv[1]))
-assert h["harness_history"] == 1 and h["speeds"] and h["floors"], h
+assert h["harness_history"] == 1 and h["speeds"] and isinstance(h["floors"], list), h
 r = json.load(open(sys.argv[2]))
+# The history keeps the lowest block minimum another block agrees with (the agreed floor), or
+# nothing when no two blocks agree.
+prepared = [p for p in r["harness"]["workloads"][0]["phases"] if p["phase"] == "prepared"][0]
+m = sorted(prepared["floor"]["block_minimums_ticks"])
+tol = prepared["floor"]["tolerance_ticks"]
+agreed = next((m[i] for i in range(len(m) - 1) if m[i + 1] - m[i] <= tol), None)
+kept = [f["floor_ticks"] for f in h["floors"]]
+assert kept == ([] if agreed is None else [agreed]), (kept, agreed, m, tol)
 for w in r["harness"]["workloads"]:
     for p in w["phases"]:
         if p["phase"] == "first":

@@ -165,6 +165,23 @@ TEST(Floor, FullSpeedAllowsOneClockStepOfTheReferenceRun) {
   EXPECT_TRUE(check_floor(b, c).confirmed);
 }
 
+TEST(Floor, TheAgreedFloorIsTheLowestLevelTwoBlocksReached) {
+  floor_context c = granular(21);
+  // The floor's own block has company: the floor.
+  EXPECT_EQ(agreed_floor(check_floor(quiet_blocks(), c)), 1'000'000.0);
+  // One lucky block 0.2% below the others (tolerance 500): the others' lowest level.
+  std::vector<block_view> b = quiet_blocks();
+  b[2].minimum = 998'000;
+  const floor_check lucky = check_floor(b, c);
+  EXPECT_DOUBLE_EQ(lucky.floor, 998'000);
+  EXPECT_EQ(agreed_floor(lucky), 1'000'000.0);
+  // No two blocks agree, or one block: none.
+  const std::vector<block_view> apart = {{1'000'000, 0.0, 3000}, {1'010'000, 0.1, 3000}};
+  EXPECT_EQ(agreed_floor(check_floor(apart, c)), std::nullopt);
+  EXPECT_EQ(agreed_floor(check_floor(std::vector<block_view>{{1'000'000, 0.0, 3000}}, c)),
+            std::nullopt);
+}
+
 TEST(Floor, WithAHistoryTheFirstRunOfABuildIsNotConfirmed) {
   // The blocks agree, far apart, at full speed: within the run nothing objects. But a history is
   // kept and holds no floor of this build: nothing shows the host was not slower for all of it.

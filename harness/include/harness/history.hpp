@@ -5,9 +5,10 @@
 //   - per machine and sampling clock, the fastest reference-loop run seen: a run whose blocks all
 //     ran the loop slower ran at a lowered host speed (floor.hpp: below_full_speed);
 //   - per machine, build (a fingerprint of the executable's bytes) and workload, the lowest
-//     prepared floor, confirmed or not: noise only adds time, so a lower minimum proves the build
-//     can run that fast here, and a run whose floor lies above it was slowed, in any way the
-//     reference loop may not see (above_remembered).
+//     agreed prepared floor (floor.hpp's agreed_floor: the lowest level two blocks reached),
+//     confirmed or not: noise only adds time, so it proves the build can run that fast here
+//     again, and a run whose floor lies above it was slowed, in any way the reference loop may
+//     not see (above_remembered).
 // A record lives for `lifetime` after it was last seen again: the host's speed depends on what
 // else runs on it, which changes over minutes to hours here, and a machine's key cannot tell one
 // host of a CPU model from another.

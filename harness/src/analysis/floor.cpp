@@ -69,6 +69,15 @@ bool at_full_speed(std::uint64_t reference, std::uint64_t fastest, double step,
                               static_cast<double>(fastest) * (1 + settings.speed_tolerance) + step;
 }
 
+std::optional<double> agreed_floor(const floor_check& check) {
+  std::vector<double> minimums = check.block_minimums;
+  std::sort(minimums.begin(), minimums.end());
+  for (std::size_t i = 0; i + 1 < minimums.size(); ++i) {
+    if (minimums[i + 1] - minimums[i] <= check.tolerance) return minimums[i];
+  }
+  return std::nullopt;
+}
+
 double floor_tolerance(double floor, double granularity, const floor_settings& settings) {
   return std::max(settings.granularity_steps * granularity,
                   settings.relative_tolerance * std::fabs(floor));

@@ -79,11 +79,12 @@ void save_history(history_plan& plan, const run_report& report, std::ostream& er
   for (const workload_result& r : report.results) {
     if (const std::uint64_t best = fastest_reference_of(r); best > 0)
       plan.records.note_reference(plan.machine, best, plan.at);
-    // Every prepared floor, confirmed or not: noise only adds time, so the lowest is the best
-    // evidence of what this build can do here.
+    // Every prepared phase's agreed floor, confirmed or not: noise only adds time, so the lowest
+    // level a phase reached twice is the best evidence of what this build can do here again.
     if (!plan.build.empty() && r.prepared && r.prepared->floor) {
-      plan.records.note_floor(plan.machine, plan.build, r.name, r.prepared->batch,
-                              r.prepared->floor->floor, plan.at);
+      if (const auto agreed = agreed_floor(*r.prepared->floor))
+        plan.records.note_floor(plan.machine, plan.build, r.name, r.prepared->batch, *agreed,
+                                plan.at);
     }
   }
   try {
