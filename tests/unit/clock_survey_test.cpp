@@ -244,7 +244,7 @@ TEST(MeasureResolution, SweepsUntilEnoughIntervalsSoALateTickIsNotTheResolution)
 }
 
 TEST(MeasureStep, IgnoresBackwardJumps) {
-  std::uint64_t values[] = {1'000, 1'050, 40, 90, 140, 150};
+  std::uint64_t values[] = {1'000, 1'050, 40, 90, 100, 110};
   std::size_t next = 0;
   const auto clock = [&] { return values[next++]; };
   std::uint64_t reference = 0;
@@ -253,6 +253,27 @@ TEST(MeasureStep, IgnoresBackwardJumps) {
   ASSERT_TRUE(s.ticks.has_value());
   EXPECT_EQ(*s.ticks, 10U);
   EXPECT_EQ(s.changes, 5U);
+}
+
+TEST(MeasureStep, ADifferenceSeenOnceIsNotTheStepWhenAnotherIsSeenTwice) {
+  // A TSC in quanta of 20.96 ticks (differences of 20 and 21) and one stray 1-tick difference,
+  // as seen once on this VM: the step is 20. A difference seen once stands only when no other
+  // is seen twice.
+  std::uint64_t values[] = {0, 21, 42, 43, 64, 84, 105, 125};
+  std::size_t next = 0;
+  const auto clock = [&] { return values[next++]; };
+  std::uint64_t reference = 0;
+  const auto s = measure_step(
+      clock, [&] { return reference; }, 8, 1, 1.0);
+  ASSERT_TRUE(s.ticks.has_value());
+  EXPECT_EQ(*s.ticks, 20U);
+  std::uint64_t distinct[] = {0, 30, 50, 61};  // 30, 20, 11: each once
+  next = 0;
+  const auto other = [&] { return distinct[next++]; };
+  const auto t = measure_step(
+      other, [&] { return reference; }, 4, 1, 1.0);
+  ASSERT_TRUE(t.ticks.has_value());
+  EXPECT_EQ(*t.ticks, 11U);
 }
 
 // --- granularity: the smallest amount the value advances by, apart from what a read costs ---

@@ -138,9 +138,10 @@ struct resolution_estimate {
 };
 
 struct step_estimate {
-  std::optional<std::uint64_t> ticks;  // smallest non-zero forward step; none seen when empty
-  std::uint64_t reads = 0;             // readings taken
-  std::uint64_t changes = 0;           // readings that differed from the one before
+  // The smallest non-zero forward step seen twice, or seen once when none was; empty: none seen.
+  std::optional<std::uint64_t> ticks;
+  std::uint64_t reads = 0;    // readings taken
+  std::uint64_t changes = 0;  // readings that differed from the one before
   double searched_seconds = 0;
 };
 
@@ -332,13 +333,33 @@ resolution_estimate measure_resolution(Read&& read, ReferenceNs&& reference_ns, 
 
 // The smallest forward difference between successive readings, over at least `enough_reads`
 // readings showing at least `enough_changes` changes, or `budget_seconds` of reference time,
-// whichever ends first. Backward jumps (a calendar clock being set) are not steps.
+// whichever ends first. Backward jumps (a calendar clock being set) are not steps. A difference
+// seen only once counts only when none is seen twice: on this VM a TSC advancing in 21-tick
+// quanta once showed a single 1-tick difference among a million (pinned to one CPU; the host
+// adjusting the guest's TSC), and a step of 1 tick would have set samples 21 times too short.
 template <class Read, class ReferenceNs>
 step_estimate measure_step(Read&& read, ReferenceNs&& reference_ns, std::uint64_t enough_reads,
                            std::uint64_t enough_changes, double budget_seconds) {
   // The reference is read once per this many readings so that it hardly slows the loop.
   constexpr std::uint64_t kReadsPerDeadlineCheck = 64;
+  // Differences below the smallest seen twice, each with how often it was seen: a few at most.
+  constexpr std::size_t kMaxCandidates = 64;
   step_estimate estimate;
+  std::optional<std::uint64_t> seen_once;   // the smallest, however often seen
+  std::optional<std::uint64_t> seen_twice;  // the smallest seen twice or more
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> candidates;
+  const auto note = [&](std::uint64_t d) {
+    if (!seen_once || d < *seen_once) seen_once = d;
+    if (seen_twice && d >= *seen_twice) return;
+    const auto it = std::find_if(candidates.begin(), candidates.end(),
+                                 [d](const auto& c) { return c.first == d; });
+    if (it == candidates.end()) {
+      if (candidates.size() < kMaxCandidates) candidates.emplace_back(d, 1);
+      return;
+    }
+    seen_twice = d;
+    std::erase_if(candidates, [d](const auto& c) { return c.first >= d; });
+  };
   const std::uint64_t begin = reference_ns();
   const auto budget_ns = static_cast<std::uint64_t>(budget_seconds * 1e9);
   std::uint64_t previous = read();
@@ -348,9 +369,8 @@ step_estimate measure_step(Read&& read, ReferenceNs&& reference_ns, std::uint64_
     ++estimate.reads;
     if (value != previous) {
       ++estimate.changes;
-      if (value > previous && (!estimate.ticks || value - previous < *estimate.ticks)) {
-        estimate.ticks = value - previous;
-      }
+      if (value > previous) note(value - previous);
+      estimate.ticks = seen_twice ? seen_twice : seen_once;
       previous = value;
     }
     if (estimate.reads % kReadsPerDeadlineCheck == 0 && reference_ns() - begin >= budget_ns) {
