@@ -142,6 +142,7 @@ TEST(Floor, AFloorAboveTheRememberedOneIsSlowedAsAWhole) {
   const floor_check f = check_floor(b, c);
   EXPECT_FALSE(f.confirmed);
   EXPECT_THAT(f.findings, ElementsAre(floor_finding::above_remembered));
+  EXPECT_FALSE(only_another_run_can_confirm(f));  // a later block may still come lower
   EXPECT_THAT(f.reason, HasSubstr("50.00% above the 1000000 this build showed on this machine"));
   EXPECT_THAT(f.recommendation, HasSubstr("--max-time"));
 }
@@ -194,6 +195,7 @@ TEST(Floor, WithAHistoryTheFirstRunOfABuildIsNotConfirmed) {
   EXPECT_THAT(f.reason, HasSubstr("no earlier run of this build showed a floor on this machine"));
   EXPECT_THAT(f.recommendation, HasSubstr("run it again"));
   EXPECT_EQ(floor_finding_id(floor_finding::first_of_build), "first_of_build");
+  EXPECT_TRUE(only_another_run_can_confirm(f));
   // Without a history there is nothing to ask: the run's own checks decide.
   c.remembers_floors = false;
   EXPECT_TRUE(check_floor(quiet_blocks(), c).confirmed);
@@ -210,11 +212,13 @@ TEST(Floor, OnlyAFloorThatAgreesWithTheRememberedOneIsConfirmed) {
   EXPECT_THAT(low.reason, HasSubstr("5.00% below the 1052631.58 earlier runs of this build"));
   EXPECT_THAT(low.recommendation, HasSubstr("run it again"));
   EXPECT_EQ(floor_finding_id(floor_finding::below_remembered), "below_remembered");
+  EXPECT_TRUE(only_another_run_can_confirm(low));
   // Within the tolerance (500 ticks here), below or above: reproduced, confirmed.
   for (const double remembered : {1'000'499.0, 999'501.0, 1'000'000.0}) {
     c.remembered_floor = remembered;
     const floor_check f = check_floor(quiet_blocks(), c);
     EXPECT_TRUE(f.confirmed) << remembered << ": " << f.reason;
+    EXPECT_FALSE(only_another_run_can_confirm(f));
     EXPECT_THAT(f.reason, HasSubstr("agreeing with the floor this build showed before"));
   }
 }

@@ -111,6 +111,11 @@ struct floor_check {
 floor_check check_floor(std::span<const block_view> blocks, const floor_context& context,
                         const floor_settings& settings = {});
 
+// Whether what keeps the floor unconfirmed is only about other runs (first_of_build or
+// below_remembered, which exclude each other): no further block of this run can change it, only
+// another run that agrees. False for a confirmed floor.
+bool only_another_run_can_confirm(const floor_check& check) noexcept;
+
 // Whether a reference run of `reference` ticks ran at the speed of the fastest known, within
 // speed_tolerance and one clock step (`step`, ticks; 0: unknown). A run of 0 ticks never ran.
 bool at_full_speed(std::uint64_t reference, std::uint64_t fastest, double step,

@@ -63,6 +63,13 @@ std::string_view floor_finding_id(floor_finding finding) noexcept {
   return "unknown";
 }
 
+bool only_another_run_can_confirm(const floor_check& check) noexcept {
+  return !check.findings.empty() &&
+         std::all_of(check.findings.begin(), check.findings.end(), [](floor_finding f) {
+           return f == floor_finding::first_of_build || f == floor_finding::below_remembered;
+         });
+}
+
 bool at_full_speed(std::uint64_t reference, std::uint64_t fastest, double step,
                    const floor_settings& settings) noexcept {
   return reference > 0 && static_cast<double>(reference) <=
@@ -198,8 +205,7 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
   c.recommendation =
       only && c.findings[0] == floor_finding::too_few_blocks
           ? "take the samples in two blocks or more (--blocks), with two samples or more"
-      : only && (c.findings[0] == floor_finding::first_of_build ||
-                 c.findings[0] == floor_finding::below_remembered)
+      : only_another_run_can_confirm(c)
           ? "run it again: a later run whose floor agrees with this one is confirmed; compare "
             "builds only by confirmed floors"
           : "rerun when the host is quieter, or give the phase more time to take blocks "

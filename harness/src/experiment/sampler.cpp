@@ -289,11 +289,7 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
     const floor_check floor = check_blocks(phase, plan, fastest_known(), tuning);
     // Blocks that agree while the findings left are about other runs: more blocks cannot change
     // those (the floor only goes lower), so they would cost time for nothing.
-    const bool needs_another_run =
-        !floor.confirmed &&
-        std::all_of(floor.findings.begin(), floor.findings.end(), [](floor_finding f) {
-          return f == floor_finding::first_of_build || f == floor_finding::below_remembered;
-        });
+    const bool needs_another_run = only_another_run_can_confirm(floor);
     bool done = floor.confirmed || needs_another_run;
     if (options.auto_samples) {
       const bool target_met = phase.values.size() >= stats::kMinSamplesForAutoStop &&
