@@ -76,7 +76,8 @@ TEST(statistics_summarize, matches_numpy_and_scipy_on_sample_with_outliers) {
   ASSERT_TRUE(s.min_ci);
   EXPECT_DOUBLE_EQ(s.min_ci->point, 3.0);
   EXPECT_DOUBLE_EQ(s.min_ci->upper, 3.0);
-  expect_close(s.min_ci->lower, -126.20000000000002);
+  // Robson-Whitlock's bound is 3 - 19 * (9.8 - 3) = -126.2; a duration's floor is not below zero.
+  EXPECT_EQ(s.min_ci->lower, 0.0);
   EXPECT_DOUBLE_EQ(s.min_ci->confidence_level, 0.95);
   EXPECT_EQ(s.outliers.low_severe, 1u);
   EXPECT_EQ(s.outliers.low_mild, 0u);
@@ -238,7 +239,7 @@ TEST(statistics_degenerate, two_samples) {
   EXPECT_EQ(s.mad, 1.0);
   EXPECT_FALSE(s.median_ci);
   ASSERT_TRUE(s.min_ci);
-  expect_close(s.min_ci->lower, 10.0 - 19 * 2.0);  // 0.95 / 0.05 is 19 up to rounding
+  EXPECT_EQ(s.min_ci->lower, 0.0);  // 10 - 19 * 2 is below zero, where no duration lies
   EXPECT_FALSE(s.drift);  // a correlation of two points is always +-1: not reported
 }
 
@@ -276,6 +277,23 @@ TEST(statistics_degenerate, negative_minimum_gives_no_percentages) {
   EXPECT_EQ(s.min, -3.0);
   EXPECT_FALSE(s.spread_percent);
   EXPECT_FALSE(s.cv_percent);  // the mean is 0.5, but a ratio of such values means nothing
+  // Below zero the interval is not cut: the values are not durations as they stand.
+  ASSERT_TRUE(s.min_ci);
+  expect_close(s.min_ci->lower, -3.0 - 19 * 2.0);
+  EXPECT_EQ(floor_estimate(s, 10)->lower, -13.0);
+}
+
+TEST(statistics_degenerate, a_floors_interval_stops_at_zero) {
+  // A far second-fastest sample puts Robson-Whitlock's bound below zero (5 - 19 * 95); a
+  // minimum within one clock step of zero puts the one-step interval there.
+  const phase_statistics far = summarize(std::vector<double>{100, 5, 120});
+  ASSERT_TRUE(far.min_ci);
+  EXPECT_EQ(far.min_ci->lower, 0.0);
+  EXPECT_EQ(far.min_ci->upper, 5.0);
+  EXPECT_EQ(floor_estimate(far, 1)->lower, 0.0);
+  const phase_statistics near = summarize(std::vector<double>{1, 2, 9});
+  EXPECT_EQ(floor_estimate(near, 2)->lower, 0.0);
+  EXPECT_NE(floor_estimate(near, 2)->method.find("one clock step"), std::string_view::npos);
 }
 
 // The sampler never makes a non-finite value, so one is a bug upstream: a failed check, which
@@ -313,10 +331,10 @@ TEST(statistics_estimators, median_interval_needs_six_samples_at_95_percent) {
 }
 
 TEST(statistics_estimators, minimum_interval_follows_the_level) {
-  const std::vector<double> s = {10, 12, 20};
+  const std::vector<double> s = {100, 102, 120};
   const auto ci90 = minimum_ci_sorted(s, 0.9);
   ASSERT_TRUE(ci90);
-  EXPECT_DOUBLE_EQ(ci90->lower, 10 - 2 * 9.0);
+  EXPECT_DOUBLE_EQ(ci90->lower, 100 - 2 * 9.0);
   EXPECT_EQ(ci90->method, "Robson-Whitlock (1964) endpoint, one-sided");
   EXPECT_THROW(minimum_ci_sorted(s, 0.0), std::invalid_argument);
 }

@@ -144,9 +144,10 @@ std::optional<double> mad_sorted(std::span<const double> sorted);
 std::optional<estimate> median_ci_sorted(std::span<const double> sorted,
                                          double level = kConfidenceLevel);
 // Robson & Whitlock (1964) one-sided interval for the lower endpoint (the floor) of a distribution:
-// [x(1) - (x(2) - x(1)) level / (1 - level), x(1)], point x(1). Assumes independent samples and a
-// density roughly constant just above the floor; its coverage is asymptotic. Ties at the minimum
-// (a coarse clock) give a zero width; the clock's step is not part of the interval.
+// [x(1) - (x(2) - x(1)) level / (1 - level), x(1)], point x(1), its lower bound cut at zero when
+// x(1) > 0 (the values are durations). Assumes independent samples and a density roughly
+// constant just above the floor; its coverage is asymptotic. Ties at the minimum (a coarse clock)
+// give a zero width; the clock's step is not part of the interval.
 std::optional<estimate> minimum_ci_sorted(std::span<const double> sorted,
                                           double level = kConfidenceLevel);
 outlier_counts tukey_outliers_sorted(std::span<const double> sorted);

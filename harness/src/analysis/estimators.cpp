@@ -123,7 +123,13 @@ std::optional<estimate> minimum_ci_of(const Sorted& s, double level) {
   const double gap = s[1] - x1;
   estimate e;
   e.point = x1;
-  e.lower = x1 - gap * level / (1 - level);
+  // The values are durations: when the fastest lies above zero the floor is not below it, and
+  // the interval is cut there (a far second-fastest sample puts Robson-Whitlock's bound below
+  // zero, which reads as nonsense and says no more than zero does); intersecting with what is
+  // known keeps the coverage. A minimum at or below zero (an overhead subtracted from an empty
+  // call) is left as it is: cut, [0, 0] would claim a floor known exactly.
+  const double lower = x1 - gap * level / (1 - level);
+  e.lower = x1 > 0 ? std::max(0.0, lower) : lower;
   e.upper = x1;
   e.confidence_level = level;
   e.method = kMinimumCiMethod;

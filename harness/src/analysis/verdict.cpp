@@ -57,7 +57,8 @@ std::optional<estimate> floor_estimate(const phase_statistics& s, double granula
   if (!s.min_ci || !s.min_gap) return std::nullopt;
   if (!(granularity > 0) || *s.min_gap > granularity) return s.min_ci;
   estimate e = *s.min_ci;
-  e.lower = e.point - granularity;
+  // Cut at zero as Robson-Whitlock's is (minimum_ci_sorted): a duration is not below it.
+  e.lower = e.point > 0 ? std::max(0.0, e.point - granularity) : e.point - granularity;
   e.method = kOneStepMethod;
   return e;
 }
