@@ -240,7 +240,7 @@ TEST(statistics_degenerate, two_samples) {
   EXPECT_FALSE(s.median_ci);
   ASSERT_TRUE(s.min_ci);
   EXPECT_EQ(s.min_ci->lower, 0.0);  // 10 - 19 * 2 is below zero, where no duration lies
-  EXPECT_FALSE(s.drift);  // a correlation of two points is always +-1: not reported
+  EXPECT_FALSE(s.drift);            // a correlation of two points is always +-1: not reported
 }
 
 TEST(statistics_degenerate, all_equal) {
