@@ -151,6 +151,58 @@ else
   echo "SKIP: non-root gbench (needs root and setpriv to drop privileges)"
 fi
 
+# The history, as for `harness run`: keyed by the binary's bytes; the first run of it here is not
+# confirmed, the file keeps each benchmark's agreed floor (the lowest block minimum another block
+# came within the tolerance of; nothing when none did), and the next run checks against it.
+ghist=(gbench "${tiny[@]}" --history "$work/gh.json")
+gcheck='
+import json, sys
+h = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))
+first = sys.argv[3] == "first"
+earlier = json.loads(sys.argv[4]) if len(sys.argv) > 4 else []
+assert h["harness_history"] == 1 and h["speeds"] == [], h  # no reference loop runs
+assert r["harness"]["history"]["path"] == sys.argv[1], r["harness"]["history"]
+assert r["harness"]["history"]["build"].startswith("mm64fnv:"), r["harness"]["history"]
+for w in r["harness"]["workloads"]:
+    p = [p for p in w["phases"] if p["phase"] == "prepared"][0]
+    f = p["floor"]
+    had = [e for e in earlier if e["workload"] == w["name"]]
+    # The first run of the binary here, or one after a run that kept nothing for it.
+    assert ("first_of_build" in f["findings"]) == (first or not had), (f, had)
+    m = sorted(f["block_minimums_ticks"])
+    agreed = next((m[i] for i in range(len(m) - 1) if m[i + 1] - m[i] <= f["tolerance_ticks"]), None)
+    kept = [x["floor_ticks"] for x in h["floors"] if x["workload"] == w["name"]]
+    if first:
+        assert kept == ([] if agreed is None else [agreed]), (kept, agreed, m)
+    print(json.dumps(h["floors"]))
+'
+if expect 0 gbench-history-first -- "${ghist[@]}" -o "$work/g1.json" -- "$fixture" \
+  --benchmark_filter='BM_sum'; then
+  contains out "history: $work/gh.json (this machine: " gbench-history-first
+  contains out "| Google Benchmark real_time in ns; build mm64fnv:" gbench-history-first
+  contains out "a build's first run here is not confirmed" gbench-history-first
+  lacks out "reference loop remembered" gbench-history-first
+  if python3 "${schema_check[@]}" "$work/g1.json"; then pass; else fail "g1.json breaks the schema"; fi
+  if kept=$(python3 -c "$gcheck" "$work/gh.json" "$work/g1.json" first); then pass; else
+    fail "gbench-history-first: the history or the floor's findings"
+  fi
+  if expect 0 gbench-history-second -- "${ghist[@]}" -o "$work/g2.json" -- "$fixture" \
+    --benchmark_filter='BM_sum'; then
+    if python3 -c "$gcheck" "$work/gh.json" "$work/g2.json" second "$kept" >/dev/null; then pass; else
+      fail "gbench-history-second: the floor's findings against the first run's record"
+    fi
+  fi
+fi
+printf 'my notes\n' >"$work/notes.txt"
+if expect 2 gbench-history-foreign -- gbench "${tiny[@]}" --history "$work/notes.txt" -- "$fixture"; then
+  contains err "not a harness history" gbench-history-foreign
+  [ "$(cat "$work/notes.txt")" = "my notes" ] && pass || fail "gbench-history-foreign: the file was changed"
+  # Refused before the binary ran.
+  lacks err "invocation" gbench-history-foreign
+fi
+no_fixture_left gbench-history
+
 # SIGTERM while the binary runs: passed on, the results so far reported, exit 143, nothing left.
 GBENCH_FIXTURE_SLEEP_MS=2 "$harness" gbench -n 4 --blocks 4 --warmup 0 --min-time 300ms \
   --log-level info -- "$fixture" --benchmark_filter=BM_sleep >"$work/out" 2>"$work/err" &

@@ -147,10 +147,10 @@ TEST(GbenchResults, EachInvocationIsABlockAndTheFloorIsCheckedFromThem) {
   std::vector<workload_result> results;
   add_invocation(results, repetitions_of("a", {12, 10}), phase_kind::baseline, 0.0);
   add_invocation(results, repetitions_of("a", {10, 11}), phase_kind::baseline, 0.5);
-  finish_phase(results, phase_kind::baseline, 4, 1.0, false, floor_settings{});
+  finish_phase(results, phase_kind::baseline, 4, 1.0, false, floor_settings{}, floor_memory{});
   add_invocation(results, repetitions_of("a", {9, 9.5}), phase_kind::prepared, 0.0);
   add_invocation(results, repetitions_of("a", {9.8, 9.001}), phase_kind::prepared, 0.3);
-  finish_phase(results, phase_kind::prepared, 4, 0.6, false, floor_settings{});
+  finish_phase(results, phase_kind::prepared, 4, 0.6, false, floor_settings{}, floor_memory{});
   ASSERT_EQ(results.size(), 1u);
   const workload_result& r = results[0];
   ASSERT_TRUE(r.baseline && r.prepared);
@@ -170,6 +170,58 @@ TEST(GbenchResults, EachInvocationIsABlockAndTheFloorIsCheckedFromThem) {
   ASSERT_TRUE(r.prepared->floor->context.baseline_floor);
   EXPECT_DOUBLE_EQ(*r.prepared->floor->context.baseline_floor, 10);
   EXPECT_FALSE(r.failed());
+}
+
+// With a history, a benchmark's prepared floor must agree with the one earlier runs of the binary
+// showed here, as in `harness run`: blocks 9 and 9.001 agree, so only the history decides.
+std::vector<workload_result> two_benchmarks_against(const floor_memory& memory) {
+  std::vector<workload_result> results;
+  for (const double start : {0.0, 0.3}) {
+    output out = repetitions_of("a", {9, 9.001});
+    const output b = repetitions_of("b", {20, 20.001});
+    out.repetitions.insert(out.repetitions.end(), b.repetitions.begin(), b.repetitions.end());
+    add_invocation(results, out, phase_kind::prepared, start);
+  }
+  finish_phase(results, phase_kind::prepared, 4, 0.6, false, floor_settings{}, memory);
+  return results;
+}
+
+std::vector<std::string> findings_of(const workload_result& r) {
+  std::vector<std::string> ids;
+  for (const floor_finding f : r.prepared->floor->findings)
+    ids.emplace_back(floor_finding_id(f));
+  return ids;
+}
+
+TEST(GbenchResults, WithAHistoryTheFloorMustAgreeWithTheOneEarlierRunsShowed) {
+  std::vector<std::pair<std::string, std::uint64_t>> asked;
+  floor_memory memory;
+  memory.floor_of = [&asked](std::string_view name, std::uint64_t batch) {
+    asked.emplace_back(name, batch);
+    // "a" was seen at 9.002 (within the 0.05% tolerance), "b" never.
+    return name == "a" ? std::optional<double>(9.002) : std::nullopt;
+  };
+  const auto results = two_benchmarks_against(memory);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_THAT(asked, ElementsAre(Pair("a", 1u), Pair("b", 1u)));
+  EXPECT_TRUE(results[0].prepared->floor->confirmed) << results[0].prepared->floor->reason;
+  EXPECT_THAT(results[0].prepared->floor->reason, HasSubstr("agreeing with the floor"));
+  EXPECT_FALSE(results[1].prepared->floor->confirmed);
+  EXPECT_THAT(findings_of(results[1]), ElementsAre("first_of_build"));
+
+  // Earlier runs at 10 (a) and 19 (b): one now below what was shown, one above it.
+  memory.floor_of = [](std::string_view name, std::uint64_t) {
+    return std::optional<double>(name == "a" ? 10.0 : 19.0);
+  };
+  const auto moved = two_benchmarks_against(memory);
+  EXPECT_THAT(findings_of(moved[0]), ElementsAre("below_remembered"));
+  EXPECT_THAT(findings_of(moved[1]), ElementsAre("above_remembered"));
+  EXPECT_THAT(moved[0].prepared->floor->recommendation, HasSubstr("run it again"));
+
+  // No history: the blocks alone confirm.
+  const auto alone = two_benchmarks_against(floor_memory{});
+  EXPECT_TRUE(alone[0].prepared->floor->confirmed);
+  EXPECT_TRUE(alone[1].prepared->floor->confirmed);
 }
 
 TEST(GbenchResults, RatesBecomeItemsAndBytesPerIterationAndCountersStayWithTheirSample) {

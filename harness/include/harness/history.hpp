@@ -106,6 +106,9 @@ std::filesystem::path history_path_from(std::optional<std::string_view> env,
 // and its rate (MHz), and the loop's length.
 std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
                         double ticks_per_second, std::uint32_t reference_iterations);
+// The key of a machine for floors alone, when no reference loop runs (`harness gbench`, whose
+// figures are the binary's own): the CPU model and what the figures are in.
+std::string machine_key(std::string_view cpu_model, std::string_view figures);
 
 // A fingerprint of a file's bytes, "mm64fnv:<16 hex digits>": the standard library's hash of each
 // MiB, chained with FNV-1a's step; empty when it cannot be read.

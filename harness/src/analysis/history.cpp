@@ -216,6 +216,11 @@ std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
                      ticks_per_second / 1e6, reference_iterations);
 }
 
+std::string machine_key(std::string_view cpu_model, std::string_view figures) {
+  return fmt::format("{} | {}", cpu_model.empty() ? std::string_view("unknown CPU") : cpu_model,
+                     figures);
+}
+
 std::string file_fingerprint(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};

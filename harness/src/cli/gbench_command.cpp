@@ -22,6 +22,7 @@
 #include "platform/child_process.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"
+#include "run_history.hpp"
 
 namespace harness::cli {
 namespace {
@@ -121,6 +122,12 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   const platform::cpu_list allowed = os->affinity();
   check_cpu(f.run, allowed);
   const report_plan plan = plan_report(f.run);
+  // Keyed by the binary's bytes: a rebuild of the suite is a new build.
+  const std::shared_ptr<history_plan> history = plan_gbench_history(
+      f.run.no_history,
+      f.run.history_option->count() > 0 ? std::optional<std::string>(f.run.history) : std::nullopt,
+      s.binary);
+  s.memory = memory_of(history);
   const auto progress = configure_logging(f.run.log_level, ctx.err);
   // Windows: refuses here, before anything runs (not supported there yet).
   const std::unique_ptr<platform::process_launcher> launcher = platform::make_native_launcher();
@@ -146,6 +153,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   report.clock_reason =
       "harness gbench: the figures are the binary's own, as Google Benchmark reported them";
   report.options = options;
+  report.history = use_of(history, s.memory);
   report.context = ctx.host.context(doctor::summarize(health));
   std::error_code ec;
   report.context.executable = std::filesystem::absolute(s.binary, ec).string();
@@ -188,6 +196,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
       write_report(ctx.out, model, *plan.stdout_format, style);
     }
     ctx.out.flush();
+    if (history) save_history(*history, report, ctx.err);
     written = write_report_file(plan, model, ctx.err);
   }
   if (outcome.failure) {
@@ -235,6 +244,7 @@ void add_gbench_command(CLI::App& root, context& ctx) {
   cmd->add_flag("--lock-memory", flags->lock_memory,
                 "Refused: a child's memory cannot be locked from outside (mlockall does not "
                 "survive exec)");
+  add_history_options(*cmd, flags->run);
   add_preparation_options(*cmd, flags->run);
   add_phase_and_report_options(*cmd, flags->run);
   cmd->add_option("BINARY", flags->command,

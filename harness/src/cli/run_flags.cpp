@@ -162,13 +162,7 @@ void add_run_options(CLI::App& app, run_flags& flags) {
                  "loop runs between them: 50 ms in the prepared phase, 25 ms in the baseline); the "
                  "floor is confirmed when two blocks agree")
       ->capture_default_str();
-  flags.history_option = app.add_option(
-      "--history", flags.history,
-      "The file of floors and host speeds earlier runs showed on this machine, read to catch a "
-      "run slowed as a whole and then added to (default: $HARNESS_HISTORY, else "
-      "~/.local/state/harness/history.json)");
-  app.add_flag("--no-history", flags.no_history,
-               "Neither read nor write the history: the floor is checked within this run only");
+  add_history_options(app, flags);
   app.add_option("--batch", flags.batch,
                  "Calls per sample (default: calibrated so a sample lasts --min-sample-time)");
   app.add_option("--min-sample-time", flags.min_sample_time,
@@ -185,6 +179,16 @@ void add_run_options(CLI::App& app, run_flags& flags) {
           ->capture_default_str();
   add_preparation_options(app, flags);
   add_phase_and_report_options(app, flags);
+}
+
+void add_history_options(CLI::App& app, run_flags& flags) {
+  flags.history_option = app.add_option(
+      "--history", flags.history,
+      "The file of floors (and host speeds) earlier runs showed on this machine, read to catch a "
+      "run slowed as a whole and then added to (default: $HARNESS_HISTORY, else "
+      "~/.local/state/harness/history.json)");
+  app.add_flag("--no-history", flags.no_history,
+               "Neither read nor write the history: the floor is checked within this run only");
 }
 
 void add_preparation_options(CLI::App& app, run_flags& flags) {

@@ -61,8 +61,9 @@ inline constexpr std::chrono::milliseconds kConfirmMaxTime{500};
 
 // Registers every option of `run` on `app`, writing into `flags`.
 void add_run_options(CLI::App& app, run_flags& flags);
-// The parts of them `gbench` shares: --warmup, --cpu, --no-pin, --priority; and --no-baseline,
-// --detail, --format, -o, --line, --log-level.
+// The parts of them `gbench` shares: --history, --no-history; --warmup, --cpu, --no-pin,
+// --priority; and --no-baseline, --detail, --format, -o, --line, --log-level.
+void add_history_options(CLI::App& app, run_flags& flags);
 void add_preparation_options(CLI::App& app, run_flags& flags);
 void add_phase_and_report_options(CLI::App& app, run_flags& flags);
 

@@ -5,6 +5,7 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <functional>
 #include <ostream>
 #include <system_error>
 
@@ -15,9 +16,12 @@
 
 namespace harness::cli {
 
-std::shared_ptr<history_plan> plan_history(bool no_history, const std::optional<std::string>& named,
-                                           const clock_source& clock,
-                                           const sampler_settings& tuning) {
+namespace {
+
+// The file read, with the machine's key and the build's fingerprint; nullptr when none is kept.
+std::shared_ptr<history_plan> plan_at(bool no_history, const std::optional<std::string>& named,
+                                      const std::function<std::string()>& machine,
+                                      const std::filesystem::path& build_file) {
   if (no_history && named) {
     throw usage_error("--history and --no-history contradict each other: give one of them");
   }
@@ -39,11 +43,35 @@ std::shared_ptr<history_plan> plan_history(bool no_history, const std::optional<
     }
   }
   plan->records = run_history::load(plan->path);
-  plan->machine = machine_key(clocks::detect_tsc_features().brand, clock.name(),
-                              clock.ticks_per_second(), tuning.reference_iterations);
-  plan->build = file_fingerprint(platform::executable_path());
+  plan->machine = machine();
+  plan->build = file_fingerprint(build_file);
   plan->at = run_history::now();
   return plan;
+}
+
+}  // namespace
+
+std::shared_ptr<history_plan> plan_history(bool no_history, const std::optional<std::string>& named,
+                                           const clock_source& clock,
+                                           const sampler_settings& tuning) {
+  return plan_at(
+      no_history, named,
+      [&] {
+        return machine_key(clocks::detect_tsc_features().brand, clock.name(),
+                           clock.ticks_per_second(), tuning.reference_iterations);
+      },
+      platform::executable_path());
+}
+
+std::shared_ptr<history_plan> plan_gbench_history(bool no_history,
+                                                  const std::optional<std::string>& named,
+                                                  const std::filesystem::path& binary) {
+  return plan_at(
+      no_history, named,
+      [] {
+        return machine_key(clocks::detect_tsc_features().brand, "Google Benchmark real_time in ns");
+      },
+      binary);
 }
 
 // What the history knows, for the runner; the floors only when the build could be identified.

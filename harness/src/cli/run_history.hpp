@@ -32,6 +32,11 @@ struct history_plan {
 std::shared_ptr<history_plan> plan_history(bool no_history, const std::optional<std::string>& named,
                                            const clock_source& clock,
                                            const sampler_settings& tuning);
+// The same for `harness gbench`: the machine is keyed by its CPU and Google Benchmark's real_time,
+// the build by the fingerprint of `binary` (the Google Benchmark binary, not the harness).
+std::shared_ptr<history_plan> plan_gbench_history(bool no_history,
+                                                  const std::optional<std::string>& named,
+                                                  const std::filesystem::path& binary);
 
 // What the history knows, for the runner; the floors only when the build could be identified.
 floor_memory memory_of(const std::shared_ptr<history_plan>& plan);

@@ -72,9 +72,11 @@ void add_invocation(std::vector<workload_result>& results, const output& out, ph
                     double start_seconds);
 
 // Closes a phase of every result: its floor from its blocks (the prepared one against the
-// baseline's), elapsed time, samples requested and why it stopped.
+// baseline's, and against the floor `memory` holds for its benchmark when it keeps floors),
+// elapsed time, samples requested and why it stopped.
 void finish_phase(std::vector<workload_result>& results, phase_kind phase, std::size_t requested,
-                  double elapsed_seconds, bool interrupted, const floor_settings& settings);
+                  double elapsed_seconds, bool interrupted, const floor_settings& settings,
+                  const floor_memory& memory);
 
 // The clock of a gbench report: Google Benchmark's nanoseconds as the binary reported them. It is
 // never read: the harness times nothing itself here.
@@ -92,6 +94,9 @@ struct settings {
   std::optional<int> cpu;
   platform::priority_level priority = platform::priority_level::high;
   std::filesystem::path work_dir;  // where the invocations' files go; the caller removes it
+  // The floors earlier runs of this binary showed here, per benchmark (the history); its
+  // reference-loop speed is not used: no reference loop runs.
+  floor_memory memory;
   // While a child runs, whether it ended and whether a stop was requested are checked this often:
   // rarely enough to cost nothing measurable (a wake-up of a few microseconds), often enough that
   // a stop is passed on at once.

@@ -225,7 +225,8 @@ void add_invocation(std::vector<workload_result>& results, const output& out, ph
 }
 
 void finish_phase(std::vector<workload_result>& results, phase_kind phase, std::size_t requested,
-                  double elapsed_seconds, bool interrupted, const floor_settings& settings) {
+                  double elapsed_seconds, bool interrupted, const floor_settings& settings,
+                  const floor_memory& memory) {
   for (workload_result& r : results) {
     std::optional<phase_result>& slot = phase == phase_kind::baseline ? r.baseline : r.prepared;
     if (interrupted) r.interrupted = true;
@@ -244,6 +245,12 @@ void finish_phase(std::vector<workload_result>& results, phase_kind phase, std::
     floor_context context;  // no reference loop runs: the speed check does not apply
     if (phase == phase_kind::prepared && r.baseline && r.baseline->floor)
       context.baseline_floor = r.baseline->floor->floor;
+    // As `harness run`: the prepared floor must agree with the one earlier runs of this binary
+    // showed here, and the binary's first run here is not confirmed.
+    if (phase == phase_kind::prepared && memory.floor_of) {
+      context.remembers_floors = true;
+      context.remembered_floor = memory.floor_of(r.name, p.batch);
+    }
     p.floor = check_floor(views, context, settings);
     // gbench has no --max-time: more blocks come from more invocations.
     if (!p.floor->confirmed && p.floor->recommendation.find("--max-time") != std::string::npos) {

@@ -234,7 +234,7 @@ outcome run(const settings& s, platform::process_launcher& launcher) {
       if (phase_ran) {
         phase_ran = false;
         finish_phase(o.results, phase, s.repetitions, seconds_between(phase_start, steady::now()),
-                     o.stop_signal != 0, floor_settings{});
+                     o.stop_signal != 0, floor_settings{}, s.memory);
       } else if (o.stop_signal != 0) {
         for (workload_result& r : o.results)
           r.interrupted = true;
@@ -245,7 +245,7 @@ outcome run(const settings& s, platform::process_launcher& launcher) {
     o.failure = e.what();
     if (phase_ran) {
       finish_phase(o.results, phase, s.repetitions, seconds_between(phase_start, steady::now()),
-                   false, floor_settings{});
+                   false, floor_settings{}, s.memory);
     }
   }
   for (workload_result& r : o.results) {

@@ -365,23 +365,23 @@ void print_console_report(std::ostream& out, const report_model& model,
              fs.min_separation.count(), fs.granularity_steps, fs.relative_tolerance * 100,
              source == nullptr ? ", at the fastest reference-loop speed known" : "",
              o.baseline ? ", the prepared floor not above the baseline's" : "",
-             source == nullptr && !report.history.path.empty() && !report.history.build.empty()
+             !report.history.path.empty() && !report.history.build.empty()
                  ? ", and agreeing with the floor earlier runs of this build showed here (a "
                    "build's first run here is not confirmed)"
                  : "");
-  if (source != nullptr) {
-    fmt::print(out, "history: not used: floors are checked within this run only\n");
-  } else if (report.history.path.empty()) {
+  if (report.history.path.empty()) {
     fmt::print(out,
                "history: none (--no-history, or HARNESS_HISTORY=off): floors are checked within "
                "this run only\n");
   } else {
-    fmt::print(out,
-               "history: {} (this machine: {}; fastest reference loop remembered: {}; build {})\n",
-               report.history.path, report.history.machine,
-               report.history.fastest_reference
-                   ? fmt::format("{} ticks", *report.history.fastest_reference)
-                   : std::string("none yet"),
+    // gbench runs no reference loop: its history holds floors only.
+    fmt::print(out, "history: {} (this machine: {}{}; build {})\n", report.history.path,
+               report.history.machine,
+               source != nullptr ? std::string()
+               : report.history.fastest_reference
+                   ? fmt::format("; fastest reference loop remembered: {} ticks",
+                                 *report.history.fastest_reference)
+                   : std::string("; fastest reference loop remembered: none yet"),
                report.history.build.empty() ? std::string("unidentified: no floors remembered")
                                             : report.history.build);
   }
