@@ -175,7 +175,7 @@ for w in r["harness"]["workloads"]:
     kept = [x["floor_ticks"] for x in h["floors"] if x["workload"] == w["name"]]
     if first:
         assert kept == ([] if agreed is None else [agreed]), (kept, agreed, m)
-    print(json.dumps(h["floors"]))
+print(json.dumps(h["floors"]))
 '
 if expect 0 gbench-history-first -- "${ghist[@]}" -o "$work/g1.json" -- "$fixture" \
   --benchmark_filter='BM_sum'; then
