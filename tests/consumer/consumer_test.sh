@@ -77,8 +77,18 @@ check() {
     failed=$((failed + 1))
     return
   fi
-  echo "ok: $way ($((SECONDS - start)) s so far)"
+  echo "ok: $way ($((SECONDS - start)) s so far$(cached))"
 }
+
+# cached: how many of the compilations since the last new_way ccache served (", 11 of 12
+# compilations from the cache"), or nothing without ccache.
+cached() {
+  [ ${#launcher[@]} -gt 0 ] || return 0
+  ccache --print-stats | awk -F'\t' '$1 ~ /^(direct|preprocessed)_cache_hit$/ { hits += $2 }
+    $1 == "cache_miss" { misses = $2 }
+    END { printf ", %d of %d compilations from the cache", hits, hits + misses }'
+}
+new_way() { [ ${#launcher[@]} -eq 0 ] || ccache --zero-stats >/dev/null; }
 
 # consume WAY [CMAKE ARGS...]: configure, build and run the consumer one way, in a new build at
 # $work/consumer (see above), then moved to $work/consumer-WAY.
@@ -99,6 +109,7 @@ consume() {
 
 # 1. The installed package, as the README's `cmake --install build --prefix P`: harness configured
 # alone at $work/consumer/harness (moved to $work/harness-build once installed).
+new_way
 rm -rf "$work/consumer" "$work/harness-build"
 if step "package: configure harness" cmake -S "$src" -B "$work/consumer/harness" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DHARNESS_BUILD_TESTS=OFF -DHARNESS_BUILD_EXAMPLES=OFF \
@@ -112,6 +123,7 @@ else
 fi
 # The same file in a Debug build (one file to compile against the installed package): each run
 # says the workload was compiled without optimisation and with assertions on.
+new_way
 dir=$work/consumer-debug
 if [ -d "$work/prefix" ] &&
   step "debug: configure" cmake -S "$consumer" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
@@ -123,7 +135,7 @@ if [ -d "$work/prefix" ] &&
     python3 -c 'import json, sys
 b = json.load(open(sys.argv[1]))["harness"]["workloads"][0]["build"]
 assert b == {"optimized": False, "assertions": True}, b' "$work/debug.json"; then
-    echo "ok: debug build reported ($((SECONDS - start)) s so far)"
+    echo "ok: debug build reported ($((SECONDS - start)) s so far$(cached))"
   else
     echo "FAIL: debug: the Debug build of the workload is not reported"
     grep -n "consumer_sum" -A2 "$work/debug.out" | head -10 | sed 's/^/    | /'
@@ -134,7 +146,9 @@ else
 fi
 
 # 2. add_subdirectory, and 3. FetchContent, both from the source tree.
+new_way
 consume subdirectory -DHARNESS_SOURCE_DIR="$src"
+new_way
 consume fetchcontent -DHARNESS_SOURCE_DIR="$src"
 
 echo "consumer: 3 ways and a Debug build, $failed failed, $((SECONDS - start)) s"
