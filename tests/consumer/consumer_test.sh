@@ -8,7 +8,12 @@
 # Only the library targets are built (no tests, benchmarks or examples: they default to off in a
 # subproject and are turned off for the install). Everything lives in a temporary folder; with
 # ccache present the library's objects are compiled once and the other two ways take them from a
-# cache inside that folder (nothing is read from or left in the user's cache).
+# cache inside that folder (nothing is read from or left in the user's cache). For that each way
+# builds at the same path, $work/consumer (harness alone at $work/consumer/harness, the user's
+# project at $work/consumer with harness's binary dir at harness/ in it), so the library's
+# generated unity sources lie at the same absolute paths every time: ccache keys on a source's
+# path, and a generated source's path relative to the build (CCACHE_BASEDIR) differs between harness
+# built alone and as a subproject. Each build is then moved to its own folder (consumer-WAY).
 #   consumer_test.sh SOURCE_DIR [WORK_DIR]     WORK_DIR (kept) instead of a temporary one
 set -uo pipefail
 src=$(cd "$1" && pwd)
@@ -24,7 +29,9 @@ jobs=${HARNESS_CONSUMER_JOBS:-$(nproc)}
 export HARNESS_HISTORY=off
 launcher=()
 if command -v ccache >/dev/null; then
-  export CCACHE_DIR=$work/ccache CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$work
+  # No CCACHE_BASEDIR: the ways share absolute paths (above), not paths relative to their builds.
+  export CCACHE_DIR=$work/ccache CCACHE_NOHASHDIR=1
+  unset CCACHE_BASEDIR
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 failed=0
@@ -70,32 +77,53 @@ check() {
     failed=$((failed + 1))
     return
   fi
-  echo "ok: $way ($((SECONDS - start)) s so far)"
+  echo "ok: $way ($((SECONDS - start)) s so far$(cached))"
 }
 
-# consume WAY [CMAKE ARGS...]: configure, build and run the consumer one way.
+# cached: how many of the compilations since the last new_way ccache served (", 11 of 12
+# compilations from the cache"), or nothing without ccache.
+cached() {
+  [ ${#launcher[@]} -gt 0 ] || return 0
+  ccache --print-stats | awk -F'\t' '$1 ~ /^(direct|preprocessed)_cache_hit$/ { hits += $2 }
+    $1 == "cache_miss" { misses = $2 }
+    END { printf ", %d of %d compilations from the cache", hits, hits + misses }'
+}
+new_way() { [ ${#launcher[@]} -eq 0 ] || ccache --zero-stats >/dev/null; }
+
+# consume WAY [CMAKE ARGS...]: configure, build and run the consumer one way, in a new build at
+# $work/consumer (see above), then moved to $work/consumer-WAY.
 consume() {
   local way=$1
   shift
-  local dir=$work/consumer-$way
-  step "$way: configure" cmake -S "$consumer" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DHARNESS_CONSUME="$way" "${launcher[@]}" "$@" || { failed=$((failed + 1)); return; }
-  step "$way: build" cmake --build "$dir" -j "$jobs" || { failed=$((failed + 1)); return; }
-  check "$way" "$dir"
+  local dir=$work/consumer
+  rm -rf "$dir" "$work/consumer-$way"
+  if step "$way: configure" cmake -S "$consumer" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DHARNESS_CONSUME="$way" "${launcher[@]}" "$@" &&
+    step "$way: build" cmake --build "$dir" -j "$jobs"; then
+    check "$way" "$dir"
+  else
+    failed=$((failed + 1))
+  fi
+  [ ! -d "$dir" ] || mv "$dir" "$work/consumer-$way"
 }
 
-# 1. The installed package, as the README's `cmake --install build --prefix P`.
-if step "package: configure harness" cmake -S "$src" -B "$work/harness-build" -G Ninja \
+# 1. The installed package, as the README's `cmake --install build --prefix P`: harness configured
+# alone at $work/consumer/harness (moved to $work/harness-build once installed).
+new_way
+rm -rf "$work/consumer" "$work/harness-build"
+if step "package: configure harness" cmake -S "$src" -B "$work/consumer/harness" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DHARNESS_BUILD_TESTS=OFF -DHARNESS_BUILD_EXAMPLES=OFF \
   -DHARNESS_BUILD_BENCHMARKS=OFF "${launcher[@]}" &&
-  step "package: build harness" cmake --build "$work/harness-build" -j "$jobs" &&
-  step "package: install" cmake --install "$work/harness-build" --prefix "$work/prefix"; then
+  step "package: build harness" cmake --build "$work/consumer/harness" -j "$jobs" &&
+  step "package: install" cmake --install "$work/consumer/harness" --prefix "$work/prefix"; then
+  mv "$work/consumer/harness" "$work/harness-build"
   consume package -DCMAKE_PREFIX_PATH="$work/prefix"
 else
   failed=$((failed + 1))
 fi
 # The same file in a Debug build (one file to compile against the installed package): each run
 # says the workload was compiled without optimisation and with assertions on.
+new_way
 dir=$work/consumer-debug
 if [ -d "$work/prefix" ] &&
   step "debug: configure" cmake -S "$consumer" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
@@ -107,7 +135,7 @@ if [ -d "$work/prefix" ] &&
     python3 -c 'import json, sys
 b = json.load(open(sys.argv[1]))["harness"]["workloads"][0]["build"]
 assert b == {"optimized": False, "assertions": True}, b' "$work/debug.json"; then
-    echo "ok: debug build reported ($((SECONDS - start)) s so far)"
+    echo "ok: debug build reported ($((SECONDS - start)) s so far$(cached))"
   else
     echo "FAIL: debug: the Debug build of the workload is not reported"
     grep -n "consumer_sum" -A2 "$work/debug.out" | head -10 | sed 's/^/    | /'
@@ -118,7 +146,9 @@ else
 fi
 
 # 2. add_subdirectory, and 3. FetchContent, both from the source tree.
+new_way
 consume subdirectory -DHARNESS_SOURCE_DIR="$src"
+new_way
 consume fetchcontent -DHARNESS_SOURCE_DIR="$src"
 
 echo "consumer: 3 ways and a Debug build, $failed failed, $((SECONDS - start)) s"
