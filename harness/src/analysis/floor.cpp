@@ -170,7 +170,7 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
     c.findings.push_back(floor_finding::above_remembered);
     why.push_back(fmt::format(
         "the floor lies {} above the {} this build showed on this machine before: the host was "
-        "slower for this run",
+        "slower for this run, or its samples missed the rare fastest ones an earlier run caught",
         percent_above(c.floor, *context.remembered_floor), figure(*context.remembered_floor)));
   }
   if (context.remembers_floors && context.remembered_floor &&
