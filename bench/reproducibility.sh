@@ -72,7 +72,7 @@ done
 echo >&2
 
 python3 - "$out" "$n" "$pairs" <<'PY'
-import json, statistics, sys
+import collections, json, statistics, sys
 out, n, pairs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 
 def load(name):
@@ -106,6 +106,10 @@ def summary(label, runs):
     print(f"\n{label}: {len(runs)} processes of {runs[0]['workload']} "
           f"(ticks of {runs[0]['clock']} per call)")
     print(f"  confirmed: {len(confirmed)} of {len(runs)}")
+    why = collections.Counter(f for r in runs for f in r["findings"])
+    if why:
+        print("  why not: " + ", ".join(f"{f} {k}" for f, k in why.most_common()) +
+              " (processes; one may have several)")
     print(f"  floors of all processes: {low_all:.1f} to {max(r['floor'] for r in runs):.1f} "
           f"({(max(r['floor'] for r in runs) / low_all - 1) * 100:.3f}% apart)")
     if confirmed:
