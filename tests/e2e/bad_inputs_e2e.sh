@@ -213,6 +213,13 @@ bad gbench-option "'--max-hold' is not an option of harness gbench" -- \
   gbench --max-hold 1s -- "$box/exe"
 bad gbench-root-option "'--samples' went to harness run, not gbench" -- -n 3 gbench -- "$box/exe"
 bad gbench-output-folder "--output: " -- gbench -o "$box/folder" -- "$box/exe"
+# The history is read before the binary runs (which would exit 5 here: it writes no JSON).
+bad gbench-history-foreign "$box/foreign.json: not a harness history" -- \
+  gbench --history "$box/foreign.json" -- "$box/exe"
+bad gbench-history-folder "is not a regular file" -- gbench --history "$box/folder" -- "$box/exe"
+bad gbench-history-no-folder "does not exist" -- gbench --history "$box/none/h.json" -- "$box/exe"
+bad gbench-history-both "--history and --no-history contradict each other" -- \
+  gbench --history "$box/h.json" --no-history -- "$box/exe"
 
 # What the box held is still there, as it was.
 if [ "$(cat "$box/real/target.json")" = '{"kept": true}' ] && [ -L "$box/link.json" ] &&

@@ -167,12 +167,13 @@ assert r["harness"]["history"]["build"].startswith("mm64fnv:"), r["harness"]["hi
 for w in r["harness"]["workloads"]:
     p = [p for p in w["phases"] if p["phase"] == "prepared"][0]
     f = p["floor"]
-    had = [e for e in earlier if e["workload"] == w["name"]]
+    build = r["harness"]["history"]["build"]
+    had = [e for e in earlier if e["workload"] == w["name"] and e["build"] == build]
     # The first run of the binary here, or one after a run that kept nothing for it.
     assert ("first_of_build" in f["findings"]) == (first or not had), (f, had)
     m = sorted(f["block_minimums_ticks"])
     agreed = next((m[i] for i in range(len(m) - 1) if m[i + 1] - m[i] <= f["tolerance_ticks"]), None)
-    kept = [x["floor_ticks"] for x in h["floors"] if x["workload"] == w["name"]]
+    kept = [x["floor_ticks"] for x in h["floors"] if x["workload"] == w["name"] and x["build"] == build]
     if first:
         assert kept == ([] if agreed is None else [agreed]), (kept, agreed, m)
 print(json.dumps(h["floors"]))
@@ -181,6 +182,8 @@ if expect 0 gbench-history-first -- "${ghist[@]}" -o "$work/g1.json" -- "$fixtur
   --benchmark_filter='BM_sum'; then
   contains out "history: $work/gh.json (this machine: " gbench-history-first
   contains out "| Google Benchmark real_time in ns; build mm64fnv:" gbench-history-first
+  # The build is the binary with how it is run: the repetition length and its own arguments.
+  contains out " (--min-time 5 ms -- --benchmark_filter=BM_sum))" gbench-history-first
   contains out "a build's first run here is not confirmed" gbench-history-first
   lacks out "reference loop remembered" gbench-history-first
   if python3 "${schema_check[@]}" "$work/g1.json"; then pass; else fail "g1.json breaks the schema"; fi
@@ -193,12 +196,20 @@ if expect 0 gbench-history-first -- "${ghist[@]}" -o "$work/g1.json" -- "$fixtur
       fail "gbench-history-second: the floor's findings against the first run's record"
     fi
   fi
+  # Another repetition length is another build: its first run here.
+  if expect 0 gbench-history-other -- gbench -n 4 --blocks 2 --warmup 10ms --min-time 6ms \
+    --history "$work/gh.json" -o "$work/g3.json" -- "$fixture" --benchmark_filter='BM_sum'; then
+    if python3 -c "$gcheck" "$work/gh.json" "$work/g3.json" first >/dev/null; then pass; else
+      fail "gbench-history-other: not the first run of a new build"
+    fi
+  fi
 fi
 printf 'my notes\n' >"$work/notes.txt"
-if expect 2 gbench-history-foreign -- gbench "${tiny[@]}" --history "$work/notes.txt" -- "$fixture"; then
+if expect 2 gbench-history-foreign -- gbench "${tiny[@]}" --log-level info \
+  --history "$work/notes.txt" -- "$fixture"; then
   contains err "not a harness history" gbench-history-foreign
   [ "$(cat "$work/notes.txt")" = "my notes" ] && pass || fail "gbench-history-foreign: the file was changed"
-  # Refused before the binary ran.
+  # Refused before the binary ran: --log-level info logs each invocation it starts.
   lacks err "invocation" gbench-history-foreign
 fi
 no_fixture_left gbench-history

@@ -65,13 +65,16 @@ std::shared_ptr<history_plan> plan_history(bool no_history, const std::optional<
 
 std::shared_ptr<history_plan> plan_gbench_history(bool no_history,
                                                   const std::optional<std::string>& named,
-                                                  const std::filesystem::path& binary) {
-  return plan_at(
+                                                  const std::filesystem::path& binary,
+                                                  std::string_view setup) {
+  auto plan = plan_at(
       no_history, named,
       [] {
         return machine_key(clocks::detect_tsc_features().brand, "Google Benchmark real_time in ns");
       },
       binary);
+  if (plan && !plan->build.empty()) plan->build = fmt::format("{} ({})", plan->build, setup);
+  return plan;
 }
 
 // What the history knows, for the runner; the floors only when the build could be identified.
@@ -104,15 +107,17 @@ std::uint64_t fastest_reference_of(const workload_result& r) {
 // Adds what the run saw to the history and writes it whole. A history that cannot be written is
 // a shortfall of the machine, not of the run: a warning, and the run's exit code stands.
 void save_history(history_plan& plan, const run_report& report, std::ostream& err) {
+  // Seen now, at the end: a record's hour runs from when the run last saw it, and a long run
+  // (a gbench suite can take hours) would otherwise leave records that are already old.
+  const run_history::moment at = run_history::now();
   for (const workload_result& r : report.results) {
     if (const std::uint64_t best = fastest_reference_of(r); best > 0)
-      plan.records.note_reference(plan.machine, best, plan.at);
+      plan.records.note_reference(plan.machine, best, at);
     // Every prepared phase's agreed floor, confirmed or not: noise only adds time, so the lowest
     // level a phase reached twice is the best evidence of what this build can do here again.
     if (!plan.build.empty() && r.prepared && r.prepared->floor) {
       if (const auto agreed = agreed_floor(*r.prepared->floor))
-        plan.records.note_floor(plan.machine, plan.build, r.name, r.prepared->batch, *agreed,
-                                plan.at);
+        plan.records.note_floor(plan.machine, plan.build, r.name, r.prepared->batch, *agreed, at);
     }
   }
   try {

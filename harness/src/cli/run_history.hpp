@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "harness/clock.hpp"
 #include "harness/history.hpp"
@@ -33,10 +34,12 @@ std::shared_ptr<history_plan> plan_history(bool no_history, const std::optional<
                                            const clock_source& clock,
                                            const sampler_settings& tuning);
 // The same for `harness gbench`: the machine is keyed by its CPU and Google Benchmark's real_time,
-// the build by the fingerprint of `binary` (the Google Benchmark binary, not the harness).
+// the build by the fingerprint of `binary` (the Google Benchmark binary, not the harness) and
+// `setup`, what else shapes its figures (the repetition length, the binary's own arguments).
 std::shared_ptr<history_plan> plan_gbench_history(bool no_history,
                                                   const std::optional<std::string>& named,
-                                                  const std::filesystem::path& binary);
+                                                  const std::filesystem::path& binary,
+                                                  std::string_view setup);
 
 // What the history knows, for the runner; the floors only when the build could be identified.
 floor_memory memory_of(const std::shared_ptr<history_plan>& plan);
