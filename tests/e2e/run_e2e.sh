@@ -197,10 +197,14 @@ interrupt() {
   local sig=$1 code=$2
   "$harness" -w xor_loop/2000000 -n 100000 --warmup 0 --no-baseline >"$work/out" 2>"$work/err" &
   local pid=$!
-  # Wait until sampling has begun (the report is printed only at the end, so poll the process's
-  # affinity: it is pinned to one CPU once the prepared phase starts).
+  # Wait until sampling has begun (the report is printed only at the end, so poll the process):
+  # pinned to one CPU and at nice -20 (root), as the preparation leaves it right before the
+  # prepared samples. The pin alone is not enough: the clock's facts are measured pinned too,
+  # earlier, and under load the signal then came before sampling began.
   for _ in $(seq 100); do
-    grep -qE '^Cpus_allowed_list:\s+[0-9]+$' "/proc/$pid/status" 2>/dev/null && break
+    grep -qE '^Cpus_allowed_list:\s+[0-9]+$' "/proc/$pid/status" 2>/dev/null &&
+      { [ "$(id -u)" != 0 ] || [ "$(awk '{print $19}' "/proc/$pid/stat" 2>/dev/null)" = "-20" ]; } &&
+      break
     sleep 0.1
   done
   sleep 0.3
