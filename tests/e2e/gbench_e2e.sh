@@ -151,9 +151,10 @@ else
   echo "SKIP: non-root gbench (needs root and setpriv to drop privileges)"
 fi
 
-# The history, as for `harness run`: keyed by the binary's bytes; the first run of it here is not
-# confirmed, the file keeps each benchmark's agreed floor (the lowest block minimum another block
-# came within the tolerance of; nothing when none did), and the next run checks against it.
+# The history, as for `harness run`: keyed by the binary's bytes and how it is run; its first run
+# here is not confirmed, the file keeps each benchmark's agreed floor (the lowest block minimum
+# another block came within the tolerance of; nothing when none did), and the next run checks
+# against it.
 ghist=(gbench "${tiny[@]}" --history "$work/gh.json")
 gcheck='
 import json, sys
