@@ -276,6 +276,31 @@ TEST(MeasureStep, ADifferenceSeenOnceIsNotTheStepWhenAnotherIsSeenTwice) {
   EXPECT_EQ(*t.ticks, 11U);
 }
 
+TEST(MeasureStep, StrayDifferencesSeenAFewTimesAmongManyAreNotTheStep) {
+  // 100,000 changes of 21 ticks with a 1-tick difference in `strays` of them: seen in fewer than
+  // one change in kStepStrayShare (10 here) it is the host adjusting the TSC, not the step; seen
+  // more often, it is part of how the clock reads.
+  const auto step_with = [](std::uint64_t strays) {
+    std::uint64_t value = 0;
+    std::uint64_t n = 0;
+    const auto clock = [&] {
+      ++n;
+      value += n % 9'973 == 0 && n / 9'973 <= strays ? 1 : 21;
+      return value;
+    };
+    std::uint64_t reference = 0;
+    return measure_step(
+        clock, [&] { return reference; }, 100'000, 1, 1.0);
+  };
+  const auto few = step_with(3);
+  ASSERT_TRUE(few.ticks.has_value());
+  EXPECT_EQ(few.changes, 99'999U);
+  EXPECT_EQ(*few.ticks, 21U);
+  const auto many = step_with(10);
+  ASSERT_TRUE(many.ticks.has_value());
+  EXPECT_EQ(*many.ticks, 1U);
+}
+
 // --- granularity: the smallest amount the value advances by, apart from what a read costs ---
 
 // One fake time line in hundredths of a tick of the clock under test, so that a 10-tick read and a

@@ -138,7 +138,7 @@ struct resolution_estimate {
 };
 
 struct step_estimate {
-  // The smallest non-zero forward step seen twice, or seen once when none was; empty: none seen.
+  // The smallest non-zero forward step seen often enough (measure_step); empty: none seen.
   std::optional<std::uint64_t> ticks;
   std::uint64_t reads = 0;    // readings taken
   std::uint64_t changes = 0;  // readings that differed from the one before
@@ -334,31 +334,33 @@ resolution_estimate measure_resolution(Read&& read, ReferenceNs&& reference_ns, 
 // The smallest forward difference between successive readings, over at least `enough_reads`
 // readings showing at least `enough_changes` changes, or `budget_seconds` of reference time,
 // whichever ends first. Backward jumps (a calendar clock being set) are not steps. A difference
-// seen only once counts only when none is seen twice: on this VM a TSC advancing in 21-tick
-// quanta once showed a single 1-tick difference among a million (pinned to one CPU; the host
-// adjusting the guest's TSC), and a step of 1 tick would have set samples 21 times too short.
+// counts when it is seen in at least one change in kStepStrayShare (and at least twice); failing
+// that, the smallest seen twice; failing that, the smallest seen. On this VM a TSC advancing in
+// 21-tick quanta showed stray 1-tick differences, once and then twice among about a million
+// (pinned to one CPU; the host adjusting the guest's TSC), and a step of 1 tick would set samples
+// 21 times too short.
+inline constexpr std::uint64_t kStepStrayShare = 10'000;
+
 template <class Read, class ReferenceNs>
 step_estimate measure_step(Read&& read, ReferenceNs&& reference_ns, std::uint64_t enough_reads,
                            std::uint64_t enough_changes, double budget_seconds) {
   // The reference is read once per this many readings so that it hardly slows the loop.
   constexpr std::uint64_t kReadsPerDeadlineCheck = 64;
-  // Differences below the smallest seen twice, each with how often it was seen: a few at most.
+  // The smallest distinct differences, ascending, each with how often it was seen.
   constexpr std::size_t kMaxCandidates = 64;
   step_estimate estimate;
-  std::optional<std::uint64_t> seen_once;   // the smallest, however often seen
-  std::optional<std::uint64_t> seen_twice;  // the smallest seen twice or more
   std::vector<std::pair<std::uint64_t, std::uint64_t>> candidates;
   const auto note = [&](std::uint64_t d) {
-    if (!seen_once || d < *seen_once) seen_once = d;
-    if (seen_twice && d >= *seen_twice) return;
-    const auto it = std::find_if(candidates.begin(), candidates.end(),
-                                 [d](const auto& c) { return c.first == d; });
-    if (it == candidates.end()) {
-      if (candidates.size() < kMaxCandidates) candidates.emplace_back(d, 1);
-      return;
+    const auto it = std::lower_bound(candidates.begin(), candidates.end(), d,
+                                     [](const auto& c, std::uint64_t v) { return c.first < v; });
+    if (it != candidates.end() && it->first == d) {
+      ++it->second;
+    } else if (candidates.size() < kMaxCandidates) {
+      candidates.insert(it, {d, 1});
+    } else if (it != candidates.end()) {
+      candidates.pop_back();  // the largest makes room for a smaller one
+      candidates.insert(it, {d, 1});
     }
-    seen_twice = d;
-    std::erase_if(candidates, [d](const auto& c) { return c.first >= d; });
   };
   const std::uint64_t begin = reference_ns();
   const auto budget_ns = static_cast<std::uint64_t>(budget_seconds * 1e9);
@@ -370,10 +372,18 @@ step_estimate measure_step(Read&& read, ReferenceNs&& reference_ns, std::uint64_
     if (value != previous) {
       ++estimate.changes;
       if (value > previous) note(value - previous);
-      estimate.ticks = seen_twice ? seen_twice : seen_once;
       previous = value;
     }
     if (estimate.reads % kReadsPerDeadlineCheck == 0 && reference_ns() - begin >= budget_ns) {
+      break;
+    }
+  }
+  const std::uint64_t needed = std::max<std::uint64_t>(2, estimate.changes / kStepStrayShare);
+  for (const std::uint64_t least : {needed, std::uint64_t{2}, std::uint64_t{1}}) {
+    const auto it = std::find_if(candidates.begin(), candidates.end(),
+                                 [least](const auto& c) { return c.second >= least; });
+    if (it != candidates.end()) {
+      estimate.ticks = it->first;
       break;
     }
   }
