@@ -162,11 +162,12 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
   fmt::print(out,
              "Clock sources: call cost over {} start/stop pairs (second of two passes; fewer for "
              "slow sources, as shown),\nmeasured resolution = smallest non-zero interval around "
-             "0..{} loop iterations, step = smallest change between back-to-back reads,\n"
+             "0..{} loop iterations,\nstep = smallest change between back-to-back reads seen in 1 "
+             "change in {} or more (rarer ones are set aside: clock corrections),\n"
              "granularity = smallest amount the value advances by (t = ticks), t/read = ticks "
              "between back-to-back reads\n(~: timed, the clock being too coarse to count them). "
              "The step is about the larger of the last two.\n\n",
-             settings.max_pairs, settings.resolution_max_inner);
+             settings.max_pairs, settings.resolution_max_inner, kStepStrayShare);
   const auto line =
       "{:<31} {:>9} {:>8} {:>10} {:>13} {:>20} {:>20} {:>8} {:<11} {:>4} {:>16} {:>12}\n";
   fmt::print(out, fmt::runtime(line), "source", "ns/call", "% min", "declared", "measured res",
