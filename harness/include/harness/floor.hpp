@@ -122,10 +122,10 @@ bool at_full_speed(std::uint64_t reference, std::uint64_t fastest, double step,
                    const floor_settings& settings) noexcept;
 
 // The lowest block minimum another block of the check agrees with, within its tolerance (the
-// floor's; the levels lie within a percent of it): the
-// lowest level the phase reached twice. The floor itself when a second block agrees with it;
-// nullopt when no two blocks agree. This is what the history keeps: one lucky block 0.2% below
-// its phase's others (measured here) would leave every later process "above" it for an hour.
+// floor's; the levels lie within a percent of it): the lowest level the phase reached twice. The
+// floor itself when a second block agrees with it; nullopt when no two blocks agree. This is what
+// the history keeps: one lucky block 0.2% below its phase's others (measured here) would leave
+// every later process "above" it for an hour.
 std::optional<double> agreed_floor(const floor_check& check);
 
 // The tolerance two block minimums must agree within, for a floor near `floor`.

@@ -209,16 +209,16 @@ std::filesystem::path default_history_path() {
                            platform::state_directory());
 }
 
-std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
-                        double ticks_per_second, std::uint32_t reference_iterations) {
-  return fmt::format("{} | {} at {:.0f} MHz | reference loop of {} iterations",
-                     cpu_model.empty() ? std::string_view("unknown CPU") : cpu_model, clock_name,
-                     ticks_per_second / 1e6, reference_iterations);
-}
-
 std::string machine_key(std::string_view cpu_model, std::string_view figures) {
   return fmt::format("{} | {}", cpu_model.empty() ? std::string_view("unknown CPU") : cpu_model,
                      figures);
+}
+
+std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
+                        double ticks_per_second, std::uint32_t reference_iterations) {
+  return machine_key(cpu_model,
+                     fmt::format("{} at {:.0f} MHz | reference loop of {} iterations", clock_name,
+                                 ticks_per_second / 1e6, reference_iterations));
 }
 
 std::string file_fingerprint(const std::filesystem::path& path) {

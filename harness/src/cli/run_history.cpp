@@ -5,9 +5,9 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
-#include <functional>
 #include <ostream>
 #include <system_error>
+#include <utility>
 
 #include "clocks/tsc.hpp"
 #include "harness/errors.hpp"
@@ -20,7 +20,7 @@ namespace {
 
 // The file read, with the machine's key and the build's fingerprint; nullptr when none is kept.
 std::shared_ptr<history_plan> plan_at(bool no_history, const std::optional<std::string>& named,
-                                      const std::function<std::string()>& machine,
+                                      std::string machine,
                                       const std::filesystem::path& build_file) {
   if (no_history && named) {
     throw usage_error("--history and --no-history contradict each other: give one of them");
@@ -43,7 +43,7 @@ std::shared_ptr<history_plan> plan_at(bool no_history, const std::optional<std::
     }
   }
   plan->records = run_history::load(plan->path);
-  plan->machine = machine();
+  plan->machine = std::move(machine);
   plan->build = file_fingerprint(build_file);
   plan->at = run_history::now();
   return plan;
@@ -54,13 +54,10 @@ std::shared_ptr<history_plan> plan_at(bool no_history, const std::optional<std::
 std::shared_ptr<history_plan> plan_history(bool no_history, const std::optional<std::string>& named,
                                            const clock_source& clock,
                                            const sampler_settings& tuning) {
-  return plan_at(
-      no_history, named,
-      [&] {
-        return machine_key(clocks::detect_tsc_features().brand, clock.name(),
-                           clock.ticks_per_second(), tuning.reference_iterations);
-      },
-      platform::executable_path());
+  return plan_at(no_history, named,
+                 machine_key(clocks::detect_tsc_features().brand, clock.name(),
+                             clock.ticks_per_second(), tuning.reference_iterations),
+                 platform::executable_path());
 }
 
 std::shared_ptr<history_plan> plan_gbench_history(bool no_history,
@@ -69,10 +66,7 @@ std::shared_ptr<history_plan> plan_gbench_history(bool no_history,
                                                   std::string_view setup) {
   auto plan = plan_at(
       no_history, named,
-      [] {
-        return machine_key(clocks::detect_tsc_features().brand, "Google Benchmark real_time in ns");
-      },
-      binary);
+      machine_key(clocks::detect_tsc_features().brand, "Google Benchmark real_time in ns"), binary);
   if (plan && !plan->build.empty()) plan->build = fmt::format("{} ({})", plan->build, setup);
   return plan;
 }
