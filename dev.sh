@@ -102,9 +102,14 @@ case "$cmd" in
     (cd "$build" && cpack -G DEB)
     ;;
   test)
+    # Which host this is, first: a run that fails on a new host shape can be read from its log.
+    echo "dev.sh: host: $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//'), $(nproc) CPUs, $(uname -sr)"
     install_missing "${run_packages[@]}" "${test_packages[@]}"
     check_style
     configure_and_build
+    # ... and its clocks as the harness sees them (harness clocks, in a few lines).
+    "$build/bin/harness" clocks --format json | python3 "$root/scripts/clock_facts.py" |
+      sed 's/^/dev.sh: /'
     # First the tests that measure for real (unit, e2e, ...), with no build beside them; then those
     # that may share the CPUs (label busy_ok): the consumer test (a user's project built the three
     # ways against harness) and the .deb test beside the browser test, the bad inputs and the

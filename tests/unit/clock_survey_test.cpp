@@ -9,6 +9,8 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
+#include <map>
 #include <vector>
 
 namespace harness {
@@ -160,38 +162,34 @@ TEST(MeasureResolution, ReportsNoneForAClockCoarserThanTheBudget) {
   EXPECT_LT(r.searched_seconds, 0.01 + 0.003);  // at most one sweep (~2.1 ms) past the budget
 }
 
-TEST(MeasureStep, IsTheCountingIncrement) {
+// --- back-to-back readings: the step and the read cost ---
+
+TEST(ReadBackToBack, CountsEveryPairWithinABufferOfReadings) {
   for (const std::uint64_t increment : {1U, 26U, 1'000U}) {
     counting_clock clock{increment};
     std::uint64_t reference = 0;
-    const auto s = measure_step(
-        clock, [&] { return reference; }, 10'000, 1, 1.0);
-    ASSERT_TRUE(s.ticks.has_value());
-    EXPECT_EQ(*s.ticks, increment);
-    EXPECT_EQ(s.reads, 10'000U);
-    EXPECT_EQ(s.changes, 9'999U);
+    const auto r = read_back_to_back(
+        clock, [&] { return reference; }, step_settings{10'000, 1, 1.0});
+    // Buffers of 1,024 readings until 10,000 were taken; the pair across two buffers is left out.
+    EXPECT_EQ(r.reads, 10'240U);
+    EXPECT_EQ(r.differences.changes(), 10U * 1'023U);
+    ASSERT_EQ(r.differences.counts().size(), 1U);
+    EXPECT_EQ(r.differences.counts().begin()->first, increment);
+    EXPECT_EQ(r.differences.zeros(), 0U);
   }
 }
 
-TEST(MeasureStep, FindsTheQuantumOfASteppingTsc) {
-  fake_world world;
-  const fake_clock clock{&world, 12 * kPsPerNs, 10 * kPsPerNs, 26};
-  const auto s = measure_step(
-      clock, [&] { return world.reference_ns(); }, 10'000, 1, 1.0);
-  ASSERT_TRUE(s.ticks.has_value());
-  EXPECT_EQ(*s.ticks, 26U);
-}
-
-TEST(MeasureStep, StopsAtTheBudgetWhenTheClockDoesNotMove) {
+TEST(ReadBackToBack, StopsAtTheBudgetWhenTheClockDoesNotMove) {
   fake_world world;
   const fake_clock clock{&world, 100 * kPsPerNs, 1'000'000'000 * kPsPerNs, 1};
   world.now_ps = 1'000 * kPsPerNs;
-  const auto s = measure_step(
-      clock, [&] { return world.reference_ns(); }, 1'000, 1, 0.001);
-  EXPECT_FALSE(s.ticks.has_value());
-  EXPECT_EQ(s.changes, 0U);
-  // 1 ms of 100 ns reads, checked every 64 reads: 10,000 reads rounded up to a multiple of 64.
-  EXPECT_EQ(s.reads, 10'048U);
+  const auto r = read_back_to_back(
+      clock, [&] { return world.reference_ns(); }, step_settings{1'000, 1, 0.001});
+  EXPECT_EQ(r.differences.changes(), 0U);
+  // 1 ms of 100 ns reads, checked every buffer of 1,024: 10 buffers (1.024 ms).
+  EXPECT_EQ(r.reads, 10'240U);
+  EXPECT_DOUBLE_EQ(r.searched_seconds, 0.001024);
+  EXPECT_FALSE(analyse_step(r.differences, {}).ticks.has_value());
 }
 
 // A tick-driven clock whose first update came late: it jumped 20 ms at 4 ms, then moves by 4 ms
@@ -207,20 +205,24 @@ struct late_tick_clock {
   }
 };
 
-TEST(MeasureStep, ReadsOnUntilEnoughChangesSoALateTickIsNotTheStep) {
+TEST(ReadBackToBack, ReadsOnUntilEnoughChangesSoALateTickIsNotTheStep) {
   fake_world first;
-  const auto once = measure_step(
-      late_tick_clock{&first}, [&] { return first.reference_ns(); }, 100, 1, 1.0);
-  ASSERT_TRUE(once.ticks.has_value());
-  EXPECT_EQ(*once.ticks, 20'000'000U);
-  EXPECT_EQ(once.changes, 1U);
+  const auto once = read_back_to_back(
+      late_tick_clock{&first}, [&] { return first.reference_ns(); }, step_settings{100, 1, 1.0});
+  EXPECT_EQ(once.differences.changes(), 1U);
+  const step_analysis alone = analyse_step(once.differences, {});
+  ASSERT_TRUE(alone.ticks.has_value());
+  EXPECT_EQ(*alone.ticks, 20'000'000U);
+  EXPECT_EQ(alone.rule, step_rule::seen);
 
   fake_world again;
-  const auto enough = measure_step(
-      late_tick_clock{&again}, [&] { return again.reference_ns(); }, 100, 3, 1.0);
-  ASSERT_TRUE(enough.ticks.has_value());
-  EXPECT_EQ(*enough.ticks, 4'000'000U);
-  EXPECT_EQ(enough.changes, 3U);
+  const auto enough = read_back_to_back(
+      late_tick_clock{&again}, [&] { return again.reference_ns(); }, step_settings{100, 3, 1.0});
+  EXPECT_EQ(enough.differences.changes(), 3U);
+  const step_analysis step = analyse_step(enough.differences, {});
+  ASSERT_TRUE(step.ticks.has_value());
+  EXPECT_EQ(*step.ticks, 4'000'000U);  // seen twice; the late 20 ms once
+  EXPECT_EQ(step.rule, step_rule::often);
 }
 
 TEST(MeasureResolution, SweepsUntilEnoughIntervalsSoALateTickIsNotTheResolution) {
@@ -243,62 +245,136 @@ TEST(MeasureResolution, SweepsUntilEnoughIntervalsSoALateTickIsNotTheResolution)
   EXPECT_EQ(enough.sweeps, 3U);
 }
 
-TEST(MeasureStep, IgnoresBackwardJumps) {
-  std::uint64_t values[] = {1'000, 1'050, 40, 90, 100, 110};
-  std::size_t next = 0;
-  const auto clock = [&] { return values[next++]; };
-  std::uint64_t reference = 0;
-  const auto s = measure_step(
-      clock, [&] { return reference; }, 6, 1, 1.0);
-  ASSERT_TRUE(s.ticks.has_value());
-  EXPECT_EQ(*s.ticks, 10U);
-  EXPECT_EQ(s.changes, 5U);
+TEST(DifferenceHistogram, CountsForwardZeroAndBackwardPairsApart) {
+  difference_histogram h;
+  h.add_pair(1'000, 1'050);
+  h.add_pair(1'050, 40);  // a calendar clock set back
+  h.add_pair(40, 40);
+  h.add_pair(90, 100);
+  h.add_pair(100, 110);
+  h.add(10, 3);
+  h.add(0, 2);
+  h.add(7, 0);
+  EXPECT_EQ(h.changes(), 6U);
+  EXPECT_EQ(h.zeros(), 3U);
+  EXPECT_EQ(h.backward(), 1U);
+  const std::map<std::uint64_t, std::uint64_t> expected{{10, 5}, {50, 1}};
+  EXPECT_EQ(h.counts(), expected);
 }
 
-TEST(MeasureStep, ADifferenceSeenOnceIsNotTheStepWhenAnotherIsSeenTwice) {
-  // A TSC in quanta of 20.96 ticks (differences of 20 and 21) and one stray 1-tick difference,
-  // as seen once on this VM: the step is 20. A difference seen once stands only when no other
-  // is seen twice.
-  std::uint64_t values[] = {0, 21, 42, 43, 64, 84, 105, 125};
-  std::size_t next = 0;
-  const auto clock = [&] { return values[next++]; };
-  std::uint64_t reference = 0;
-  const auto s = measure_step(
-      clock, [&] { return reference; }, 8, 1, 1.0);
-  ASSERT_TRUE(s.ticks.has_value());
-  EXPECT_EQ(*s.ticks, 20U);
-  std::uint64_t distinct[] = {0, 30, 50, 61};  // 30, 20, 11: each once
-  next = 0;
-  const auto other = [&] { return distinct[next++]; };
-  const auto t = measure_step(
-      other, [&] { return reference; }, 4, 1, 1.0);
-  ASSERT_TRUE(t.ticks.has_value());
-  EXPECT_EQ(*t.ticks, 11U);
+// A histogram of back-to-back differences: value -> count, and the zeros.
+difference_histogram histogram(
+    std::initializer_list<std::pair<std::uint64_t, std::uint64_t>> counts,
+    std::uint64_t zeros = 0) {
+  difference_histogram h;
+  for (const auto& [d, n] : counts)
+    h.add(d, n);
+  h.add(0, zeros);
+  return h;
 }
 
-TEST(MeasureStep, StrayDifferencesSeenAFewTimesAmongManyAreNotTheStep) {
-  // 100,000 changes of 21 ticks with a 1-tick difference in `strays` of them: seen in fewer than
-  // one change in kStepStrayShare (10 here) it is the host adjusting the TSC, not the step; seen
-  // more often, it is part of how the clock reads.
-  const auto step_with = [](std::uint64_t strays) {
-    std::uint64_t value = 0;
-    std::uint64_t n = 0;
-    const auto clock = [&] {
-      ++n;
-      value += n % 9'973 == 0 && n / 9'973 <= strays ? 1 : 21;
-      return value;
-    };
-    std::uint64_t reference = 0;
-    return measure_step(
-        clock, [&] { return reference; }, 100'000, 1, 1.0);
-  };
-  const auto few = step_with(3);
-  ASSERT_TRUE(few.ticks.has_value());
-  EXPECT_EQ(few.changes, 99'999U);
-  EXPECT_EQ(*few.ticks, 21U);
-  const auto many = step_with(10);
-  ASSERT_TRUE(many.ticks.has_value());
-  EXPECT_EQ(*many.ticks, 1U);
+granularity_analysis quantum_of(double ticks) {
+  return {.ticks = ticks, .advances_every_tick = false, .groups = 0};
+}
+const granularity_analysis kEveryTick{.ticks = 1.0, .advances_every_tick = true, .groups = 0};
+
+TEST(AnalyseStep, IsTheQuantumHoweverOftenAHostCorrectionShowsAsOneTick) {
+  // 100,000 changes of 21 ticks, a few of 42, and 1-tick differences from 1 in a million (one
+  // host) to 1 in 10 (ten times the worst seen): below one quantum, never a step of the clock.
+  for (const std::uint64_t strays : {0U, 1U, 3U, 10U, 1'000U, 10'000U}) {
+    const auto h = histogram({{1, strays}, {21, 100'000}, {42, 2'000}}, 50'000);
+    const step_analysis step = analyse_step(h, quantum_of(21.0));
+    ASSERT_TRUE(step.ticks.has_value());
+    EXPECT_EQ(*step.ticks, 21U) << strays << " strays";
+    EXPECT_EQ(step.rule, step_rule::quantum);
+  }
+}
+
+TEST(AnalyseStep, IsTheQuantumRoundedWhenItIsNotAWholeNumberOfTicks) {
+  // 20.96 ticks read as 20 (4%) or 21; 25.96 as 25 or 26: the step is one quantum, rounded.
+  const step_analysis a = analyse_step(histogram({{20, 40}, {21, 960}}, 900), quantum_of(20.96));
+  ASSERT_TRUE(a.ticks.has_value());
+  EXPECT_EQ(*a.ticks, 21U);
+  const step_analysis b =
+      analyse_step(histogram({{25, 232}, {26, 47'040}, {51, 1}, {52, 39'820}}), quantum_of(25.96));
+  ASSERT_TRUE(b.ticks.has_value());
+  EXPECT_EQ(*b.ticks, 26U);
+}
+
+TEST(AnalyseStep, IsTheSmallestMultipleSeenOftenWhenAReadSpansSeveralQuanta) {
+  // A 24 ns read of 10 ns quanta (rdtscp): 2 or 3 quanta, and once a stray single quantum.
+  const auto h = histogram({{26, 1}, {51, 300}, {52, 69'700}, {77, 100}, {78, 29'900}});
+  const step_analysis step = analyse_step(h, quantum_of(25.96));
+  ASSERT_TRUE(step.ticks.has_value());
+  EXPECT_EQ(*step.ticks, 52U);
+  EXPECT_EQ(step.rule, step_rule::quantum);
+  // Off the lattice (a correction of 13 ticks) is no multiple either.
+  const step_analysis off = analyse_step(histogram({{13, 5'000}, {52, 70'000}}), quantum_of(25.96));
+  ASSERT_TRUE(off.ticks.has_value());
+  EXPECT_EQ(*off.ticks, 52U);
+}
+
+TEST(AnalyseStep, IsTheSmallestDifferenceSeenOftenOnAClockAdvancingEveryTick) {
+  // Back-to-back reads 20-40 ticks apart, and a stray 5 seen once and a 12 seen twice.
+  difference_histogram h = histogram({{5, 1}, {12, 2}});
+  for (std::uint64_t d = 20; d <= 40; ++d)
+    h.add(d, 1'000 + 200 * (d - 20));  // the commonest (40) 5,000 times: often is 50 or more
+  h.add(19, 49);
+  const step_analysis step = analyse_step(h, kEveryTick);
+  ASSERT_TRUE(step.ticks.has_value());
+  EXPECT_EQ(*step.ticks, 20U);
+  EXPECT_EQ(step.rule, step_rule::often);
+  h.add(19, 1);
+  EXPECT_EQ(*analyse_step(h, kEveryTick).ticks, 19U);  // 50 times: often
+}
+
+TEST(AnalyseStep, FallsBackToTheSmallestSeenWhenNothingIsSeenTwice) {
+  const step_analysis step = analyse_step(histogram({{30, 1}, {20, 1}, {11, 1}}), {});
+  ASSERT_TRUE(step.ticks.has_value());
+  EXPECT_EQ(*step.ticks, 11U);
+  EXPECT_EQ(step.rule, step_rule::seen);
+  // ... and a lattice seen once each likewise.
+  const step_analysis lattice = analyse_step(histogram({{52, 1}, {78, 1}}), quantum_of(25.96));
+  ASSERT_TRUE(lattice.ticks.has_value());
+  EXPECT_EQ(*lattice.ticks, 52U);
+  EXPECT_EQ(lattice.rule, step_rule::seen);
+}
+
+TEST(AnalyseStep, FindsTheQuantumInBackToBackReadingsAlone) {
+  // No spins (measure_step): the back-to-back differences' own lattice, 20/21 beside zeros.
+  const clock_shape shape =
+      analyse_clock_shape(histogram({{1, 30}, {20, 400}, {21, 9'600}}, 9'000), {}, 64);
+  ASSERT_TRUE(shape.granularity.ticks.has_value());
+  EXPECT_NEAR(*shape.granularity.ticks, 20.96, 1e-9);
+  ASSERT_TRUE(shape.step.ticks.has_value());
+  EXPECT_EQ(*shape.step.ticks, 21U);
+  EXPECT_EQ(shape.step.rule, step_rule::quantum);
+}
+
+TEST(AnalyseReadCost, IsTheMeanDifferenceZerosIncluded) {
+  // A 10-tick read of a 21-tick quantum: 0 or 21, 10 on average.
+  const auto cost = analyse_read_cost(histogram({{21, 47'620}}, 52'380), 21.0);
+  ASSERT_TRUE(cost.has_value());
+  EXPECT_DOUBLE_EQ(*cost, 21.0 * 47'620 / 100'000);
+}
+
+TEST(AnalyseReadCost, LeavesOutPairsAnInterruptionSplit) {
+  // 30 ticks a read, and three interruptions of 2.6 million ticks (1 ms).
+  const auto cost = analyse_read_cost(histogram({{29, 5'000}, {31, 5'000}, {2'600'000, 3}}), 1.0);
+  ASSERT_TRUE(cost.has_value());
+  EXPECT_DOUBLE_EQ(*cost, 30.0);
+  // Within 16 times the median (or the quantum) a slow pair counts: 480 ticks is no interruption.
+  const auto slow = analyse_read_cost(histogram({{30, 9'999}, {480, 1}}), 1.0);
+  ASSERT_TRUE(slow.has_value());
+  EXPECT_DOUBLE_EQ(*slow, (30.0 * 9'999 + 480) / 10'000);
+}
+
+TEST(AnalyseReadCost, IsNotCountedFromFewChangesOrWithoutAGranularity) {
+  // A 4 ms clock read 5 million times in 20 ms moves 5 times: the mean would rest on 5 pairs.
+  EXPECT_FALSE(analyse_read_cost(histogram({{4'000'000, 5}}, 5'000'000), 4e6).has_value());
+  EXPECT_FALSE(analyse_read_cost(histogram({{21, 999}}, 1'000), 21.0).has_value());
+  EXPECT_TRUE(analyse_read_cost(histogram({{21, 1'000}}, 1'000), 21.0).has_value());
+  EXPECT_FALSE(analyse_read_cost(histogram({{21, 5'000}}, 1'000), std::nullopt).has_value());
 }
 
 // --- granularity: the smallest amount the value advances by, apart from what a read costs ---
@@ -345,144 +421,140 @@ auto fine_spin_of(tick_world& world) {
   return [&world](int n) { world.now_centiticks += static_cast<std::uint64_t>(n) * 37; };
 }
 
-TEST(ClockSurveyGranularity, IsTheQuantumOfAVmTscNotItsReadCost) {
+// measure_shape over fake clocks: both readings, and what they make.
+shape_estimate shape_of(auto clock, tick_world& world) {
+  return measure_shape(
+      clock, [&] { return world.reference_ns(); }, step_settings{}, granularity_settings{},
+      fine_spin_of(world));
+}
+
+TEST(MeasureShape, IsTheQuantumOfAVmTscNotItsReadCost) {
   tick_world world;
-  const quantized_clock clock{&world, 2'100, 1'000};
-  const auto g = measure_granularity(
-      clock, [&] { return world.reference_ns(); }, granularity_settings{}, fine_spin_of(world));
+  const shape_estimate s = shape_of(quantized_clock{&world, 2'100, 1'000}, world);
+  const granularity_estimate& g = s.granularity;
   ASSERT_TRUE(g.ticks.has_value());
   EXPECT_NEAR(*g.ticks, 21.0, 0.01);
   EXPECT_FALSE(g.advances_every_tick);
   ASSERT_TRUE(g.read_cost_ticks.has_value());
-  EXPECT_NEAR(*g.read_cost_ticks, 10.0, 0.25);  // reads of 0 or 21 ticks, 10 on average
+  EXPECT_NEAR(*g.read_cost_ticks, 10.0, 0.01);  // reads of 0 or 21 ticks, 10 on average
   EXPECT_GE(g.changes, 2'048U);
   EXPECT_GE(g.sweeps, 4U);
   EXPECT_GE(g.groups, 9U);  // 10..199 ticks: 1 to 9 quanta
-  // Here the old step is the quantum too: the read is cheaper than one.
-  tick_world again;
-  const auto step = measure_step(
-      quantized_clock{&again, 2'100, 1'000}, [&] { return again.reference_ns(); }, 10'000, 1, 1.0);
-  ASSERT_TRUE(step.ticks.has_value());
-  EXPECT_EQ(*step.ticks, 21U);
+  ASSERT_TRUE(s.step.ticks.has_value());
+  EXPECT_EQ(*s.step.ticks, 21U);
+  EXPECT_EQ(s.step.rule, step_rule::quantum);
+  EXPECT_EQ(s.step.reads, 100'352U);  // 98 buffers of 1,024
 }
 
-TEST(ClockSurveyGranularity, IsAFractionalQuantumSeenAsStepsOf20And21) {
+TEST(MeasureShape, IsAFractionalQuantumSeenAsStepsOf20And21) {
   tick_world world;
-  const quantized_clock clock{&world, 2'096, 1'000};
-  const auto g = measure_granularity(
-      clock, [&] { return world.reference_ns(); }, granularity_settings{}, fine_spin_of(world));
-  ASSERT_TRUE(g.ticks.has_value());
-  EXPECT_NEAR(*g.ticks, 20.96, 0.01);  // total ticks over total quanta, not 20 or 21
-  EXPECT_FALSE(g.advances_every_tick);
-  ASSERT_TRUE(g.read_cost_ticks.has_value());
-  EXPECT_NEAR(*g.read_cost_ticks, 10.0, 0.25);
-  tick_world again;
-  const auto step = measure_step(
-      quantized_clock{&again, 2'096, 1'000}, [&] { return again.reference_ns(); }, 10'000, 1, 1.0);
-  ASSERT_TRUE(step.ticks.has_value());
-  EXPECT_EQ(*step.ticks, 20U);  // the old step: the smaller of the two roundings
+  const shape_estimate s = shape_of(quantized_clock{&world, 2'096, 1'000}, world);
+  ASSERT_TRUE(s.granularity.ticks.has_value());
+  EXPECT_NEAR(*s.granularity.ticks, 20.96, 0.01);  // total ticks over total quanta, not 20 or 21
+  ASSERT_TRUE(s.granularity.read_cost_ticks.has_value());
+  EXPECT_NEAR(*s.granularity.read_cost_ticks, 10.0, 0.01);
+  ASSERT_TRUE(s.step.ticks.has_value());
+  EXPECT_EQ(*s.step.ticks, 21U);  // one quantum, rounded
 }
 
-TEST(ClockSurveyGranularity, IsOneTickOnBareMetalWhereTheOldStepIsTheReadCost) {
+TEST(MeasureShape, IsOneTickOnBareMetalWhereTheStepIsTheReadCost) {
   tick_world world;
-  every_tick_clock clock{&world};
-  const auto g = measure_granularity(
-      clock, [&] { return world.reference_ns(); }, granularity_settings{}, fine_spin_of(world));
-  ASSERT_TRUE(g.ticks.has_value());
-  EXPECT_EQ(*g.ticks, 1.0);
-  EXPECT_TRUE(g.advances_every_tick);
-  ASSERT_TRUE(g.read_cost_ticks.has_value());
-  EXPECT_NEAR(*g.read_cost_ticks, 30.0, 0.25);
-  // The old step takes the read cost for the granularity: 27 to 33 ticks, never 1.
-  tick_world again;
-  const auto step = measure_step(
-      every_tick_clock{&again}, [&] { return again.reference_ns(); }, 10'000, 1, 1.0);
-  ASSERT_TRUE(step.ticks.has_value());
-  EXPECT_NEAR(static_cast<double>(*step.ticks), 30.0, 3.0);
+  const shape_estimate s = shape_of(every_tick_clock{&world}, world);
+  ASSERT_TRUE(s.granularity.ticks.has_value());
+  EXPECT_EQ(*s.granularity.ticks, 1.0);
+  EXPECT_TRUE(s.granularity.advances_every_tick);
+  ASSERT_TRUE(s.granularity.read_cost_ticks.has_value());
+  EXPECT_NEAR(*s.granularity.read_cost_ticks, 30.0, 0.01);
+  // The smallest back-to-back difference seen often: the cheapest read, 27.1 ticks, begins 0.9
+  // of a tick past a tick in every cycle of the pattern, so it always reads 28.
+  ASSERT_TRUE(s.step.ticks.has_value());
+  EXPECT_EQ(*s.step.ticks, 28U);
+  EXPECT_EQ(s.step.rule, step_rule::often);
 }
 
-TEST(ClockSurveyGranularity, IsNoneForA4MsClockWithinASmallBudget) {
-  // Ticks in ns, 6 ns a read, the spin 1 ns an iteration; the clock never moves in 2 ms.
+TEST(MeasureShape, GivesACoarseClockItsStepButNoGranularityOrCountedCost) {
+  // Ticks in ns, 6 ns a read, the spin 1 ns an iteration: a 4 ms clock moves a dozen times in
+  // the 50 ms of back-to-back reads, two or three in the 10 ms around the spins.
   fake_world world;
   world.now_ps = 1'000 * kPsPerNs;  // not on a step boundary
   const fake_clock clock{&world, 6 * kPsPerNs, 4'000'000 * kPsPerNs, 4'000'000};
   const auto spin = [&](int n) { world.now_ps += static_cast<std::uint64_t>(n) * kPsPerNs; };
-  granularity_settings settings;
-  settings.budget_seconds = 0.002;
-  const auto g = measure_granularity(
-      clock, [&] { return world.reference_ns(); }, settings, spin);
-  EXPECT_FALSE(g.ticks.has_value());
-  EXPECT_FALSE(g.read_cost_ticks.has_value());
-  EXPECT_EQ(g.changes, 0U);
-  EXPECT_GE(g.searched_seconds, 0.002);
-  EXPECT_LT(g.searched_seconds, 0.002 + 0.0001);  // checked every 64 pairs (~17 us here)
+  const shape_estimate s = measure_shape(
+      clock, [&] { return world.reference_ns(); }, step_settings{}, granularity_settings{}, spin);
+  ASSERT_TRUE(s.step.ticks.has_value());
+  EXPECT_EQ(*s.step.ticks, 4'000'000U);
+  EXPECT_EQ(s.step.rule, step_rule::often);
+  EXPECT_GE(s.step.changes, 5U);
+  EXPECT_LT(s.step.searched_seconds, 0.05);  // five changes came within 24 ms
+  EXPECT_FALSE(s.granularity.ticks.has_value());
+  EXPECT_FALSE(s.granularity.read_cost_ticks.has_value());
+  EXPECT_LE(s.granularity.changes, 3U);
+  EXPECT_GE(s.granularity.searched_seconds, 0.01);
+  EXPECT_LT(s.granularity.searched_seconds, 0.01 + 0.0001);  // checked every 64 pairs (~17 us)
 }
 
-TEST(ClockSurveyGranularity, IsNoneForAClockThatMovesOnlyAFewTimesInTheBudget) {
-  // 20 ms of a 4 ms clock: it moves four or five times, far from enough to say anything.
+TEST(MeasureShape, SaysNothingOfAClockThatNeverMoves) {
   fake_world world;
-  const fake_clock clock{&world, 6 * kPsPerNs, 4'000'000 * kPsPerNs, 4'000'000};
+  world.now_ps = 1'000 * kPsPerNs;
+  const fake_clock clock{&world, 6 * kPsPerNs, 1'000'000'000 * kPsPerNs, 1};
   const auto spin = [&](int n) { world.now_ps += static_cast<std::uint64_t>(n) * kPsPerNs; };
-  granularity_settings settings;
-  settings.budget_seconds = 0.02;
-  const auto g = measure_granularity(
-      clock, [&] { return world.reference_ns(); }, settings, spin);
-  EXPECT_FALSE(g.ticks.has_value());
-  EXPECT_GE(g.changes, 4U);
-  EXPECT_LE(g.changes, 5U);
-  EXPECT_LT(g.searched_seconds, 0.02 + 0.0001);
-
-  // A 1 s clock likewise.
-  fake_world slow;
-  slow.now_ps = 1'000 * kPsPerNs;
-  const auto none = measure_granularity(
-      fake_clock{&slow, 6 * kPsPerNs, 1'000'000'000 * kPsPerNs, 1},
-      [&] { return slow.reference_ns(); }, settings,
-      [&](int n) { slow.now_ps += static_cast<std::uint64_t>(n) * kPsPerNs; });
-  EXPECT_FALSE(none.ticks.has_value());
-  EXPECT_EQ(none.changes, 0U);
+  const shape_estimate s = measure_shape(
+      clock, [&] { return world.reference_ns(); }, step_settings{}, granularity_settings{}, spin);
+  EXPECT_FALSE(s.step.ticks.has_value());
+  EXPECT_EQ(s.step.rule, step_rule::none);
+  EXPECT_FALSE(s.granularity.ticks.has_value());
+  EXPECT_EQ(s.granularity.changes, 0U);
 }
 
-TEST(ClockSurveyGranularity, LeavesTheReadCostUncountedWhenTheQuantumDwarfsIt) {
-  // A microsecond clock read in 30 ns: a pair sees it move 3% of the time, too rarely to count.
+TEST(MeasureShape, CountsTheReadCostOfAMicrosecondClockFromEnoughChanges) {
+  // A microsecond clock read in 30 ns: 3% of 100,000 back-to-back pairs see it move, 3,000 changes,
+  // enough for the mean: 0.03 microseconds a read.
   fake_world world;
   const fake_clock clock{&world, 30 * kPsPerNs, 1'000 * kPsPerNs, 1};
   const auto spin = [&](int n) { world.now_ps += static_cast<std::uint64_t>(n) * kPsPerNs; };
-  const auto g = measure_granularity(
-      clock, [&] { return world.reference_ns(); }, granularity_settings{}, spin);
-  ASSERT_TRUE(g.ticks.has_value());
-  EXPECT_EQ(*g.ticks, 1.0);  // one group {1} beside zeros: one tick, the microsecond
-  EXPECT_TRUE(g.advances_every_tick);
-  EXPECT_FALSE(g.read_cost_ticks.has_value());
+  const shape_estimate s = measure_shape(
+      clock, [&] { return world.reference_ns(); }, step_settings{}, granularity_settings{}, spin);
+  ASSERT_TRUE(s.granularity.ticks.has_value());
+  EXPECT_EQ(*s.granularity.ticks, 1.0);  // one group {1} beside zeros: one tick, the microsecond
+  EXPECT_TRUE(s.granularity.advances_every_tick);
+  ASSERT_TRUE(s.granularity.read_cost_ticks.has_value());
+  EXPECT_NEAR(*s.granularity.read_cost_ticks, 0.03, 0.0005);
+  ASSERT_TRUE(s.step.ticks.has_value());
+  EXPECT_EQ(*s.step.ticks, 1U);
 }
 
 // Differences `value` repeated `count` times.
-void add(std::vector<std::uint64_t>& differences, std::uint64_t value, std::size_t count) {
-  differences.insert(differences.end(), count, value);
+void add(difference_histogram& differences, std::uint64_t value, std::uint64_t count) {
+  differences.add(value, count);
 }
 
 TEST(ClockSurveyAnalyseDifferences, TakesAConvertedQuantumOf9To11AsTen) {
   // vDSO nanoseconds from a 20.96-tick TSC quantum: m quanta read as 10m - 1, 10m or 10m + 1 ns.
-  std::vector<std::uint64_t> d;
+  difference_histogram d;
   for (std::uint64_t m = 3; m <= 15; ++m) {
     add(d, 10 * m - 1, 20);
     add(d, 10 * m, 60);
     add(d, 10 * m + 1, 20);
   }
-  const auto a = analyse_differences(d, 0, 64);
+  const auto a = analyse_differences(d, 64);
   ASSERT_TRUE(a.ticks.has_value());
   EXPECT_DOUBLE_EQ(*a.ticks, 10.0);
   EXPECT_FALSE(a.advances_every_tick);
   EXPECT_EQ(a.groups, 13U);
+  // The step of back-to-back reads 29-31 ns apart is three quanta.
+  const step_analysis step = analyse_step(histogram({{29, 20}, {30, 60}, {31, 20}}), a);
+  ASSERT_TRUE(step.ticks.has_value());
+  EXPECT_EQ(*step.ticks, 30U);
 }
 
 TEST(ClockSurveyAnalyseDifferences, IgnoresStraysAndInterruptions) {
-  std::vector<std::uint64_t> d;
+  difference_histogram d;
   for (std::uint64_t m = 1; m <= 9; ++m)
     add(d, 21 * m, 100);
   add(d, 31, 1);      // one odd value, a clock correction
   add(d, 52'500, 1);  // an interruption between two reads
-  const auto a = analyse_differences(d, 500, 64);
+  add(d, 0, 500);
+  const auto a = analyse_differences(d, 64);
   ASSERT_TRUE(a.ticks.has_value());
   EXPECT_DOUBLE_EQ(*a.ticks, 21.0);
   EXPECT_EQ(a.groups, 11U);
@@ -490,11 +562,11 @@ TEST(ClockSurveyAnalyseDifferences, IgnoresStraysAndInterruptions) {
 
 TEST(ClockSurveyAnalyseDifferences, SaysEveryTickDespiteGapsInASparseRange) {
   // Every tick value from 30 to 300 but every seventh: runs of six values.
-  std::vector<std::uint64_t> d;
+  difference_histogram d;
   for (std::uint64_t v = 30; v <= 300; ++v) {
     if (v % 7 != 0) add(d, v, 2);
   }
-  const auto a = analyse_differences(d, 0, 64);
+  const auto a = analyse_differences(d, 64);
   ASSERT_TRUE(a.ticks.has_value());
   EXPECT_EQ(*a.ticks, 1.0);
   EXPECT_TRUE(a.advances_every_tick);
@@ -504,33 +576,39 @@ TEST(ClockSurveyAnalyseDifferences, FindsNoQuantumInALatticeOffTheOrigin) {
   // A clock advancing every tick timed around delays 4.6 ticks apart with no jitter: differences
   // of 29.9 + 4.6 n ticks, rounded either way. They are evenly spaced, but a quantum's multiples
   // start at 0, and these do not: no quantum, rather than a false 4.6.
-  std::vector<std::uint64_t> d;
+  difference_histogram d;
   for (int n = 0; n <= 40; ++n) {
     for (int phase = 0; phase < 10; ++phase) {
-      d.push_back(static_cast<std::uint64_t>(29.9 + 4.6 * n + 0.1 * phase));
+      d.add(static_cast<std::uint64_t>(29.9 + 4.6 * n + 0.1 * phase));
     }
   }
-  const auto a = analyse_differences(d, 0, 64);
+  const auto a = analyse_differences(d, 64);
   EXPECT_FALSE(a.ticks.has_value());
   EXPECT_FALSE(a.advances_every_tick);
 }
 
 TEST(ClockSurveyAnalyseDifferences, TakesOneGroupAsOneQuantumOnlyBesideZeros) {
-  std::vector<std::uint64_t> d;
+  difference_histogram d;
   add(d, 20, 4);
   add(d, 21, 96);
-  const auto with_zeros = analyse_differences(d, 110, 64);
-  ASSERT_TRUE(with_zeros.ticks.has_value());
-  EXPECT_DOUBLE_EQ(*with_zeros.ticks, 20.96);
   // Without zeros the pairs never spanned less than a quantum: 20.96 could be several.
-  EXPECT_FALSE(analyse_differences(d, 0, 64).ticks.has_value());
+  EXPECT_FALSE(analyse_differences(d, 64).ticks.has_value());
+  difference_histogram with_zeros = d;
+  add(with_zeros, 0, 110);
+  const auto a = analyse_differences(with_zeros, 64);
+  ASSERT_TRUE(a.ticks.has_value());
+  EXPECT_DOUBLE_EQ(*a.ticks, 20.96);
   // ... unless it is 1 tick, the smallest quantum there is (a clock counting its reads).
-  const auto ones = analyse_differences(std::vector<std::uint64_t>(100, 1), 0, 64);
-  ASSERT_TRUE(ones.ticks.has_value());
-  EXPECT_TRUE(ones.advances_every_tick);
+  difference_histogram ones;
+  add(ones, 1, 100);
+  const auto one = analyse_differences(ones, 64);
+  ASSERT_TRUE(one.ticks.has_value());
+  EXPECT_TRUE(one.advances_every_tick);
   // Too few differences say nothing.
-  EXPECT_FALSE(analyse_differences(d, 110, 101).ticks.has_value());
-  EXPECT_FALSE(analyse_differences({}, 1'000, 0).ticks.has_value());
+  EXPECT_FALSE(analyse_differences(with_zeros, 101).ticks.has_value());
+  difference_histogram only_zeros;
+  add(only_zeros, 0, 1'000);
+  EXPECT_FALSE(analyse_differences(only_zeros, 0).ticks.has_value());
 }
 
 // A clock_source counting its own reads: every read is one tick after the one before.
@@ -551,9 +629,10 @@ class counting_source final : public clock_source {
   mutable std::uint64_t value_ = 0;
 };
 
-TEST(ClockSurveyGranularity, MeasureClockGranularityReadsASourceAndSkipsAnUnavailableOne) {
+TEST(MeasureClockShape, ReadsASourceAndSkipsAnUnavailableOne) {
   const counting_source counting(true);
-  const clock_granularity g = measure_clock_granularity(counting);
+  const clock_shape_measurement shape = measure_clock_shape(counting);
+  const clock_granularity& g = shape.granularity;
   ASSERT_TRUE(g.granularity_ticks.has_value());
   EXPECT_EQ(*g.granularity_ticks, 1.0);
   EXPECT_TRUE(g.advances_every_tick);
@@ -561,11 +640,14 @@ TEST(ClockSurveyGranularity, MeasureClockGranularityReadsASourceAndSkipsAnUnavai
   EXPECT_DOUBLE_EQ(g.read_cost_ticks, 1.0);
   EXPECT_GT(g.reads, 0U);
   EXPECT_GE(g.changes, granularity_settings{}.min_changes);
+  ASSERT_TRUE(shape.step.ticks.has_value());
+  EXPECT_EQ(*shape.step.ticks, 1U);
 
   const counting_source unavailable(false);
-  const clock_granularity none = measure_clock_granularity(unavailable);
-  EXPECT_FALSE(none.granularity_ticks.has_value());
-  EXPECT_EQ(none.reads, 0U);
+  const clock_shape_measurement none = measure_clock_shape(unavailable);
+  EXPECT_FALSE(none.granularity.granularity_ticks.has_value());
+  EXPECT_EQ(none.granularity.reads, 0U);
+  EXPECT_FALSE(none.step.ticks.has_value());
 }
 
 }  // namespace

@@ -1,23 +1,26 @@
 // The clock survey: what each clock costs to read and how finely it really resolves.
 //
-// Four estimators, the first three after the WinSTL performance-counter study, each a template
-// over a callable that reads the clock (returns native ticks) and one that reads a reference clock
-// in nanoseconds, so that tests can drive them with fake clocks and get exact answers:
+// What a clock's readings say is gathered as histograms of differences (difference_histogram),
+// and every rule is a pure function of them, so that tests drive the rules with the histograms
+// recorded on real hosts (tests/data/clock_shapes/) and with fake clocks, and get exact answers:
 //   measure_call_cost   the loop of N start/stop pairs timed by the reference, run twice and
 //                       the second pass kept (the first warms caches and the branch predictor);
 //   measure_resolution  the smallest non-zero interval seen around an inner loop of 0..2047
-//                       iterations (the study's counter_resolution);
-//   measure_step        the smallest non-zero difference between back-to-back readings;
-//   measure_granularity the smallest amount by which the clock's value advances (its quantum),
-//                       apart from what a read costs, and the ticks that pass between two reads.
+//                       iterations (the WinSTL performance-counter study's counter_resolution);
+//   read_back_to_back   the differences between back-to-back readings: the step and read cost;
+//   read_around_spins   the differences between readings around spins of 0..511 cycles: the
+//                       granularity (the clock's quantum);
+//   analyse_clock_shape the step, granularity and read cost from those two histograms.
 // survey_clock() applies them to a clock_source, bounded in time so the whole survey takes a
-// few seconds; measure_clock_granularity() is the runner's entry point to the last one.
+// few seconds; measure_clock_shape() is the runner's entry point to the last three.
 //
 // Granularity, read cost and step differ: a TSC on bare metal advances every tick (granularity 1)
 // but two back-to-back reads are 25-40 ticks apart (the read cost), and that is its step; a TSC in
-// a VM that advances in 10 ns quanta (~21 ticks) read in 11 ns steps by 21 ticks, its granularity.
-// The step is the larger of the two, roughly; only the granularity bounds how finely an interval
-// is resolved.
+// a VM that advances in 10 ns quanta (21 or 26 ticks) read in 11 ns steps by one quantum, its
+// granularity. Hosts differ in how a quantum that is not a whole number of ticks reads (25.96
+// ticks as 25 or 26, 51 or 52...) and in how often the host's corrections of the guest's TSC show
+// as differences of a tick or so (once in a million changes on one host, once in a hundred on
+// another): the step is found from the quantum, never from how rare a stray is.
 //
 // Caveats: call cost includes the loop and, for clock_source, one virtual call per read, as on the
 // harness's sampling path. A clock coarser than the search time shows no resolution, step or
@@ -26,13 +29,15 @@
 // of whole cycles of a core running at under a third of its rate with no jitter at all, would show
 // differences every 3 ticks and could pass for a 3-tick quantum.
 //
-// Why one header of ~400 lines: the estimators are templates over the read and reference
+// Why one header of ~500 lines: the estimators are templates over the read and reference
 // callables, so that tests drive them with fake clocks and get exact answers; they must be
 // visible where they are instantiated.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <utility>
@@ -73,8 +78,24 @@ struct fine_spin {
 };
 }  // namespace survey_detail
 
-// Tuning of measure_granularity. The runner calls it at the start of every run, so its whole
-// search is bounded to `budget_seconds`; on this VM's TSC and vDSO clocks it ends in under 1 ms.
+// Tuning of read_back_to_back, the step's and read cost's readings. The runner reads them at the
+// start of every run: on a TSC or vDSO clock 100,000 reads take about 1 ms.
+struct step_settings {
+  // Readings to take at least: ~75,000 changes of a 10 ns TSC quantum read every 12 ns, so even a
+  // multiple seen in 1 change in 1,000 is seen dozens of times.
+  std::uint64_t enough_reads = 100'000;
+  // ... and changes: a clock that has not moved this many times by then is read on, up to the
+  // budget, so that one late update of a tick-driven clock (a 20 ms jump of a 4 ms clock on a busy
+  // VM) is not its only difference.
+  std::uint64_t enough_changes = 5;
+  // The whole reading stops after this much reference time: a 4 ms (HZ=250) clock moves a dozen
+  // times within it, a 1 s clock not at all (none seen).
+  double budget_seconds = 0.05;
+};
+
+// Tuning of read_around_spins, the granularity's readings. The runner reads them at the start of
+// every run, so the whole search is bounded to `budget_seconds`; on this VM's TSC and vDSO clocks
+// it ends in under 1 ms.
 struct granularity_settings {
   // Spin lengths 0..max_spin per sweep: 512 cycles is ~150-250 ns, several 10 ns quanta of a VM's
   // TSC, and hundreds of ticks of a bare-metal one, so the differences show many quanta.
@@ -86,11 +107,7 @@ struct granularity_settings {
   // Fewer non-zero differences than this, when the budget ends, say nothing: a 4 ms clock moves
   // two or three times in 10 ms, which is "none seen", never a number.
   std::uint64_t min_changes = 64;
-  // The read cost: the median of the mean tick differences of this many batches of back-to-back
-  // reads (an interruption spoils one batch, not the median). At most a quarter of the budget.
-  int cost_batches = 9;
-  std::uint64_t cost_pairs_per_batch = 256;
-  // The whole search, cost batches included, stops after this much reference time.
+  // The whole search stops after this much reference time.
   double budget_seconds = 0.01;
 };
 
@@ -115,14 +132,278 @@ struct survey_settings {
   // ... or until this much time passed: a 4 ms (HZ=250) or 10 ms (CLK_TCK) clock shows several
   // intervals within it, while a 1 s clock gives up quickly.
   double resolution_budget_seconds = 0.05;
-  // Back-to-back reads for the step: at 12 ns a read, 100,000 are about 1 ms. A clock that has not
-  // moved this many times by then is read on, up to the budget, for the same reason as above.
-  std::uint64_t step_enough_reads = 100'000;
-  std::uint64_t step_enough_changes = 5;
-  double step_budget_seconds = 0.05;
-  // The granularity search uses the runner's settings, so the survey shows what a run will use.
+  // The step and granularity use the runner's settings, so the survey shows what a run will use.
+  step_settings step;
   granularity_settings granularity;
 };
+
+// The differences between the two readings of many pairs, counted by value.
+class difference_histogram {
+ public:
+  // One pair's readings.
+  void add_pair(std::uint64_t start, std::uint64_t stop) {
+    if (stop > start) {
+      add(stop - start);
+    } else if (stop == start) {
+      ++zeros_;
+    } else {
+      ++backward_;  // a calendar clock being set back: no difference of the clock's own
+    }
+  }
+  // `count` pairs `difference` apart (0: equal readings).
+  void add(std::uint64_t difference, std::uint64_t count = 1) {
+    if (count == 0) return;
+    if (difference == 0) {
+      zeros_ += count;
+      return;
+    }
+    counts_[difference] += count;
+    changes_ += count;
+  }
+  // Non-zero forward differences, ascending, each with how many pairs showed it.
+  const std::map<std::uint64_t, std::uint64_t>& counts() const noexcept { return counts_; }
+  std::uint64_t changes() const noexcept { return changes_; }  // pairs with a forward difference
+  std::uint64_t zeros() const noexcept { return zeros_; }      // pairs with equal readings
+  std::uint64_t backward() const noexcept { return backward_; }
+
+ private:
+  std::map<std::uint64_t, std::uint64_t> counts_;
+  std::uint64_t changes_ = 0;
+  std::uint64_t zeros_ = 0;
+  std::uint64_t backward_ = 0;
+};
+
+// What the differences say about the clock's quantum.
+struct granularity_analysis {
+  std::optional<double> ticks;  // empty: too few differences, or no single quantum fits them
+  bool advances_every_tick = false;
+  std::size_t groups = 0;  // runs of difference values within 1 tick of the next
+};
+
+// The granularity rule. Differences within 1 tick of each other form a group (a fractional quantum
+// of 20.96 shows as 20 and 21). When most differences lie in groups 4 or more ticks wide, every
+// tick value appears across the range: the clock advances every tick (a quantum under 2 ticks
+// shows this way too). Otherwise the groups holding a real share of the differences (strays from
+// a clock correction are left out) must sit on multiples of one quantum, as a clock's value reads
+// floor(k * quantum): the quantum is the spacing of adjacent groups refined over all of them
+// (total ticks over total quanta); a single group with zeros beside it is one quantum. Groups off
+// the lattice, a single group without zeros, or fewer than min_changes differences give none.
+granularity_analysis analyse_differences(const difference_histogram& differences,
+                                         std::uint64_t min_changes);
+
+// How a step was found (analyse_step).
+enum class step_rule {
+  none,     // the clock did not move
+  quantum,  // the smallest multiple of the clock's quantum seen often
+  often,    // the smallest difference seen often (a clock without a quantum)
+  seen,     // the smallest difference seen (a clock that moved too seldom to say more)
+};
+
+struct step_analysis {
+  std::optional<std::uint64_t> ticks;  // empty: the clock did not move
+  step_rule rule = step_rule::none;
+};
+
+// A difference (or a multiple of the quantum) is seen "often" when it is seen at least twice and
+// in at least 1 pair for every kOftenShareOfCommonest of the commonest one's: a step a clock
+// really takes recurs with the phase of the reads against its ticks, while what a host's
+// correction or an interruption leaves is rarer by orders of magnitude.
+inline constexpr std::uint64_t kOftenShareOfCommonest = 100;
+
+// The step rule: the smallest amount by which back-to-back readings advance.
+// - A clock with a quantum q (from `clock`, the granularity rule's answer) advances by whole
+//   quanta, which read as floor(m * q) or one tick either side. Differences off that lattice, and
+//   below one quantum (the 1-tick differences a host's corrections of a VM's TSC leave, in 1
+//   change in a million on one host and 1 in 100 on another), are not steps of the clock. When
+//   some back-to-back pairs read equal (they were shorter than a quantum), such a pair sees the
+//   clock's smallest advance alone: the step is one quantum, rounded to a tick (21 for 20.96; 4 ms
+//   for a coarse clock whose updates come late and lumped). Else every pair spanned a quantum or
+//   more, and the step is the smallest multiple m seen often, as m * q rounded (26 for 25.96, 52
+//   for a 24 ns read of 10 ns quanta).
+// - A clock advancing every tick, or of unknown granularity: the smallest difference seen often.
+// - Else (a clock that moved once or twice): the smallest difference seen.
+step_analysis analyse_step(const difference_histogram& back_to_back,
+                           const granularity_analysis& clock);
+
+// The read cost rule: the mean difference between back-to-back readings, zeros included (on a
+// quantized clock a 10-tick read of a 21-tick quantum reads 0 or 21, 10 on average: the mean is the
+// time between the reads however coarse the quantum). Pairs an interruption split (more than
+// kInterruptedFactor times the median non-zero difference or the quantum apart) are left out.
+// Counted only when the granularity is known and at least kCountedChanges pairs saw the clock
+// move, so the mean holds to a few percent; else empty (a 4 ms clock moves a dozen times).
+inline constexpr double kInterruptedFactor = 16;
+inline constexpr std::uint64_t kCountedChanges = 1'000;
+std::optional<double> analyse_read_cost(const difference_histogram& back_to_back,
+                                        std::optional<double> granularity_ticks);
+
+// All three, from the histograms a clock's readings gave: the granularity from the differences
+// around the spins (or, when those are too few, from the back-to-back ones), the step and read
+// cost from the back-to-back ones.
+struct clock_shape {
+  step_analysis step;
+  granularity_analysis granularity;
+  std::optional<double> read_cost_ticks;
+};
+clock_shape analyse_clock_shape(const difference_histogram& back_to_back,
+                                const difference_histogram& around_spins,
+                                std::uint64_t min_changes);
+
+std::string_view to_string(step_rule rule) noexcept;
+
+// Back-to-back readings of a clock: what read_back_to_back saw.
+struct back_to_back_readings {
+  difference_histogram differences;
+  std::uint64_t reads = 0;
+  double searched_seconds = 0;
+};
+
+// Reads the clock back to back until at least `enough_reads` readings showing `enough_changes`
+// changes were taken, or `budget_seconds` of reference time passed. The readings go to a buffer
+// and are counted once it is full, so that nothing but a store runs between two reads; the pair
+// spanning two buffers (the counting ran between them) is left out.
+template <class Read, class ReferenceNs>
+back_to_back_readings read_back_to_back(Read&& read, ReferenceNs&& reference_ns,
+                                        const step_settings& settings) {
+  // 1,024 readings (8 KiB): about 12 us of a TSC, 1.6 ms of a system-call clock, between checks
+  // of the reference.
+  constexpr std::size_t kBuffer = 1'024;
+  std::array<std::uint64_t, kBuffer> values{};
+  back_to_back_readings result;
+  const std::uint64_t begin = reference_ns();
+  const auto budget_ns = static_cast<std::uint64_t>(settings.budget_seconds * 1e9);
+  std::uint64_t spent = 0;
+  do {
+    for (std::uint64_t& value : values)
+      value = read();
+    result.reads += kBuffer;
+    for (std::size_t i = 1; i < kBuffer; ++i)
+      result.differences.add_pair(values[i - 1], values[i]);
+    spent = reference_ns() - begin;
+  } while ((result.reads < settings.enough_reads ||
+            result.differences.changes() < settings.enough_changes) &&
+           spent < budget_ns);
+  result.searched_seconds = static_cast<double>(spent) / 1e9;
+  return result;
+}
+
+// Readings around spins: what read_around_spins saw.
+struct spin_readings {
+  difference_histogram differences;
+  std::uint64_t reads = 0;
+  std::uint64_t sweeps = 0;  // complete 0..max_spin sweeps
+  double searched_seconds = 0;
+};
+
+// Reads the clock around spin(n) for n in 0..max_spin, sweep after sweep, until enough non-zero
+// differences were seen (and min_sweeps sweeps ran) or the budget is spent.
+template <class Read, class ReferenceNs, class Spin = survey_detail::fine_spin>
+spin_readings read_around_spins(Read&& read, ReferenceNs&& reference_ns,
+                                const granularity_settings& settings, Spin&& spin = {}) {
+  // The reference is read once per this many pairs: often enough to stop a slow clock in time.
+  constexpr int kPairsPerDeadlineCheck = 64;
+  spin_readings result;
+  const std::uint64_t begin = reference_ns();
+  const auto budget_ns = static_cast<std::uint64_t>(settings.budget_seconds * 1e9);
+  const auto spent_ns = [&] { return reference_ns() - begin; };
+  bool out_of_time = false;
+  while (!out_of_time) {
+    for (int n = 0; n <= settings.max_spin; ++n) {
+      const std::uint64_t start = read();
+      spin(n);
+      const std::uint64_t stop = read();
+      result.reads += 2;
+      result.differences.add_pair(start, stop);
+      if ((n + 1) % kPairsPerDeadlineCheck == 0 && spent_ns() >= budget_ns) {
+        out_of_time = n < settings.max_spin;
+        break;
+      }
+    }
+    if (!out_of_time) ++result.sweeps;
+    if (result.differences.changes() >= settings.enough_changes &&
+        result.sweeps >= settings.min_sweeps) {
+      break;
+    }
+    if (spent_ns() >= budget_ns) break;
+  }
+  result.searched_seconds = static_cast<double>(spent_ns()) / 1e9;
+  return result;
+}
+
+struct step_estimate {
+  // The step (analyse_step); empty: none seen.
+  std::optional<std::uint64_t> ticks;
+  step_rule rule = step_rule::none;
+  std::uint64_t reads = 0;    // readings taken
+  std::uint64_t changes = 0;  // pairs of back-to-back readings that differed
+  double searched_seconds = 0;
+};
+
+struct granularity_estimate {
+  // The smallest amount the clock's value advances by, in ticks: 1 when it advances every tick,
+  // else the mean spacing of the groups of differences (a quantum of 20.96 ticks, seen as
+  // differences of 20 or 21, 41 or 42..., gives ~20.96, not 21). Empty: none seen (fewer than
+  // min_changes differences, or no single quantum fits them).
+  std::optional<double> ticks;
+  bool advances_every_tick = false;
+  // Ticks between two back-to-back reads (analyse_read_cost); empty when not counted.
+  std::optional<double> read_cost_ticks;
+  std::uint64_t reads = 0;      // readings taken around the spins
+  std::uint64_t changes = 0;    // non-zero forward differences around the spins
+  std::uint64_t zeros = 0;      // differences of zero around the spins
+  std::size_t groups = 0;       // groups of differences (within 1 tick of each other)
+  std::uint64_t sweeps = 0;     // complete 0..max_spin sweeps
+  double searched_seconds = 0;  // reference time spent around the spins
+};
+
+// Both readings of a clock and what analyse_clock_shape makes of them.
+struct shape_estimate {
+  step_estimate step;
+  granularity_estimate granularity;
+  back_to_back_readings back_to_back;  // the histograms, for a tool that prints them
+  spin_readings around_spins;
+};
+
+template <class Read, class ReferenceNs, class Spin = survey_detail::fine_spin>
+shape_estimate measure_shape(Read&& read, ReferenceNs&& reference_ns, const step_settings& step,
+                             const granularity_settings& granularity, Spin&& spin = {}) {
+  shape_estimate estimate;
+  estimate.back_to_back = read_back_to_back(read, reference_ns, step);
+  estimate.around_spins = read_around_spins(read, reference_ns, granularity, spin);
+  const clock_shape shape =
+      analyse_clock_shape(estimate.back_to_back.differences, estimate.around_spins.differences,
+                          granularity.min_changes);
+  estimate.step = {.ticks = shape.step.ticks,
+                   .rule = shape.step.rule,
+                   .reads = estimate.back_to_back.reads,
+                   .changes = estimate.back_to_back.differences.changes(),
+                   .searched_seconds = estimate.back_to_back.searched_seconds};
+  const spin_readings& spins = estimate.around_spins;
+  estimate.granularity = {.ticks = shape.granularity.ticks,
+                          .advances_every_tick = shape.granularity.advances_every_tick,
+                          .read_cost_ticks = shape.read_cost_ticks,
+                          .reads = spins.reads,
+                          .changes = spins.differences.changes(),
+                          .zeros = spins.differences.zeros(),
+                          .groups = shape.granularity.groups,
+                          .sweeps = spins.sweeps,
+                          .searched_seconds = spins.searched_seconds};
+  return estimate;
+}
+
+// The step from back-to-back readings alone (their own quantum, when they show one): for a quick
+// probe that reads no spins (the default clock's choice).
+template <class Read, class ReferenceNs>
+step_estimate measure_step(Read&& read, ReferenceNs&& reference_ns, const step_settings& settings) {
+  const back_to_back_readings readings = read_back_to_back(read, reference_ns, settings);
+  const difference_histogram none;
+  const clock_shape shape =
+      analyse_clock_shape(readings.differences, none, granularity_settings{}.min_changes);
+  return {.ticks = shape.step.ticks,
+          .rule = shape.step.rule,
+          .reads = readings.reads,
+          .changes = readings.differences.changes(),
+          .searched_seconds = readings.searched_seconds};
+}
 
 struct call_cost_estimate {
   std::uint64_t pairs = 0;       // start/stop pairs of the kept (second) pass
@@ -136,122 +417,6 @@ struct resolution_estimate {
   std::uint64_t sweeps = 0;            // 0..max_inner sweeps run
   double searched_seconds = 0;         // reference time spent
 };
-
-struct step_estimate {
-  // The smallest non-zero forward step seen often enough (measure_step); empty: none seen.
-  std::optional<std::uint64_t> ticks;
-  std::uint64_t reads = 0;    // readings taken
-  std::uint64_t changes = 0;  // readings that differed from the one before
-  double searched_seconds = 0;
-};
-
-struct granularity_estimate {
-  // The smallest amount the clock's value advances by, in ticks: 1 when it advances every tick,
-  // else the mean spacing of the groups of differences (a quantum of 20.96 ticks, seen as
-  // differences of 20 or 21, 41 or 42..., gives ~20.96, not 21). Empty: none seen (fewer than
-  // min_changes differences, or no single quantum fits them).
-  std::optional<double> ticks;
-  bool advances_every_tick = false;
-  // Ticks between two back-to-back reads, averaged: on a quantized clock the mean difference is
-  // the time between the reads however coarse the quantum (a 10-tick read of a 21-tick quantum
-  // reads 0 or 21, 10 on average). Empty when the granularity is unknown or more than 4 read costs,
-  // as then too few pairs see the clock move for the mean to hold.
-  std::optional<double> read_cost_ticks;
-  std::uint64_t reads = 0;      // readings taken, cost batches included
-  std::uint64_t changes = 0;    // non-zero forward differences around the spins
-  std::uint64_t zeros = 0;      // differences of zero around the spins
-  std::size_t groups = 0;       // groups of differences (within 1 tick of each other)
-  std::uint64_t sweeps = 0;     // complete 0..max_spin sweeps
-  double searched_seconds = 0;  // reference time spent
-};
-
-// What the differences around the spins say about the clock's quantum.
-struct granularity_analysis {
-  std::optional<double> ticks;  // empty: too few differences, or no single quantum fits them
-  bool advances_every_tick = false;
-  std::size_t groups = 0;
-};
-
-// The granularity rule, given the non-zero forward differences (any order) and the count of zero
-// ones. Differences within 1 tick of each other form a group (a fractional quantum of 20.96 shows
-// as 20 and 21). When most differences lie in groups 4 or more ticks wide, every tick value appears
-// across the range: the clock advances every tick (a quantum under 2 ticks shows this way too).
-// Otherwise the groups holding a real share of the differences (strays from a clock correction
-// are left out) must sit on multiples of one quantum, as a clock's value reads floor(k * quantum):
-// the quantum is the spacing of adjacent groups refined over all of them (total ticks over total
-// quanta); a single group with zeros beside it is one quantum. Groups off the lattice, or a single
-// group without zeros, give none.
-granularity_analysis analyse_differences(std::vector<std::uint64_t> non_zero, std::uint64_t zeros,
-                                         std::uint64_t min_changes);
-
-// Reads the clock around spin(n) for n in 0..max_spin, sweep after sweep, and applies
-// analyse_differences to what it saw; before that, times batches of back-to-back reads for the read
-// cost. Stops when enough non-zero differences were seen or the budget is spent; a clock that did
-// not move at least min_changes times by then gives none.
-template <class Read, class ReferenceNs, class Spin = survey_detail::fine_spin>
-granularity_estimate measure_granularity(Read&& read, ReferenceNs&& reference_ns,
-                                         const granularity_settings& settings = {},
-                                         Spin&& spin = {}) {
-  // The reference is read once per this many pairs: often enough to stop a slow clock in time.
-  constexpr int kPairsPerDeadlineCheck = 64;
-  granularity_estimate estimate;
-  const std::uint64_t begin = reference_ns();
-  const auto budget_ns = static_cast<std::uint64_t>(settings.budget_seconds * 1e9);
-  const auto spent_ns = [&] { return reference_ns() - begin; };
-
-  std::vector<double> batch_means;
-  for (int b = 0; b < settings.cost_batches; ++b) {
-    std::uint64_t total = 0;
-    for (std::uint64_t i = 0; i < settings.cost_pairs_per_batch; ++i) {
-      const std::uint64_t start = read();
-      const std::uint64_t stop = read();
-      if (stop > start) total += stop - start;
-    }
-    estimate.reads += 2 * settings.cost_pairs_per_batch;
-    if (settings.cost_pairs_per_batch > 0) {
-      batch_means.push_back(static_cast<double>(total) /
-                            static_cast<double>(settings.cost_pairs_per_batch));
-    }
-    if (spent_ns() >= budget_ns / 4) break;
-  }
-
-  std::vector<std::uint64_t> non_zero;
-  bool out_of_time = false;
-  while (!out_of_time) {
-    for (int n = 0; n <= settings.max_spin; ++n) {
-      const std::uint64_t start = read();
-      spin(n);
-      const std::uint64_t stop = read();
-      estimate.reads += 2;
-      if (stop > start) {
-        non_zero.push_back(stop - start);
-      } else if (stop == start) {
-        ++estimate.zeros;
-      }  // a backward jump (a calendar clock being set) is no difference
-      if ((n + 1) % kPairsPerDeadlineCheck == 0 && spent_ns() >= budget_ns) {
-        out_of_time = n < settings.max_spin;
-        break;
-      }
-    }
-    if (!out_of_time) ++estimate.sweeps;
-    if (non_zero.size() >= settings.enough_changes && estimate.sweeps >= settings.min_sweeps) break;
-    if (spent_ns() >= budget_ns) break;
-  }
-  estimate.searched_seconds = static_cast<double>(spent_ns()) / 1e9;
-  estimate.changes = non_zero.size();
-
-  const granularity_analysis analysis =
-      analyse_differences(std::move(non_zero), estimate.zeros, settings.min_changes);
-  estimate.ticks = analysis.ticks;
-  estimate.advances_every_tick = analysis.advances_every_tick;
-  estimate.groups = analysis.groups;
-  if (estimate.ticks && !batch_means.empty()) {
-    std::sort(batch_means.begin(), batch_means.end());
-    const double cost = batch_means[batch_means.size() / 2];
-    if (*estimate.ticks <= 4 * cost) estimate.read_cost_ticks = cost;
-  }
-  return estimate;
-}
 
 // Times `pairs` start/stop pairs of `read` with `reference_ns`, twice; keeps the second pass.
 template <class Read, class ReferenceNs>
@@ -331,87 +496,33 @@ resolution_estimate measure_resolution(Read&& read, ReferenceNs&& reference_ns, 
   return estimate;
 }
 
-// The smallest forward difference between successive readings, over at least `enough_reads`
-// readings showing at least `enough_changes` changes, or `budget_seconds` of reference time,
-// whichever ends first. Backward jumps (a calendar clock being set) are not steps. A difference
-// counts when it is seen in at least one change in kStepStrayShare (and at least twice); failing
-// that, the smallest seen twice; failing that, the smallest seen. On this VM a TSC advancing in
-// 21-tick quanta showed stray 1-tick differences, once and then twice among about a million
-// (pinned to one CPU; the host adjusting the guest's TSC), and a step of 1 tick would set samples
-// 21 times too short.
-inline constexpr std::uint64_t kStepStrayShare = 10'000;
-
-template <class Read, class ReferenceNs>
-step_estimate measure_step(Read&& read, ReferenceNs&& reference_ns, std::uint64_t enough_reads,
-                           std::uint64_t enough_changes, double budget_seconds) {
-  // The reference is read once per this many readings so that it hardly slows the loop.
-  constexpr std::uint64_t kReadsPerDeadlineCheck = 64;
-  // The smallest distinct differences, ascending, each with how often it was seen.
-  constexpr std::size_t kMaxCandidates = 64;
-  step_estimate estimate;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> candidates;
-  const auto note = [&](std::uint64_t d) {
-    const auto it = std::lower_bound(candidates.begin(), candidates.end(), d,
-                                     [](const auto& c, std::uint64_t v) { return c.first < v; });
-    if (it != candidates.end() && it->first == d) {
-      ++it->second;
-    } else if (candidates.size() < kMaxCandidates) {
-      candidates.insert(it, {d, 1});
-    } else if (it != candidates.end()) {
-      candidates.pop_back();  // the largest makes room for a smaller one
-      candidates.insert(it, {d, 1});
-    }
-  };
-  const std::uint64_t begin = reference_ns();
-  const auto budget_ns = static_cast<std::uint64_t>(budget_seconds * 1e9);
-  std::uint64_t previous = read();
-  estimate.reads = 1;
-  while (estimate.reads < enough_reads || estimate.changes < enough_changes) {
-    const std::uint64_t value = read();
-    ++estimate.reads;
-    if (value != previous) {
-      ++estimate.changes;
-      if (value > previous) note(value - previous);
-      previous = value;
-    }
-    if (estimate.reads % kReadsPerDeadlineCheck == 0 && reference_ns() - begin >= budget_ns) {
-      break;
-    }
-  }
-  const std::uint64_t needed = std::max<std::uint64_t>(2, estimate.changes / kStepStrayShare);
-  for (const std::uint64_t least : {needed, std::uint64_t{2}, std::uint64_t{1}}) {
-    const auto it = std::find_if(candidates.begin(), candidates.end(),
-                                 [least](const auto& c) { return c.second >= least; });
-    if (it != candidates.end()) {
-      estimate.ticks = it->first;
-      break;
-    }
-  }
-  estimate.searched_seconds = static_cast<double>(reference_ns() - begin) / 1e9;
-  return estimate;
-}
-
-// The granularity and read cost of a real clock source, for the runner and the survey.
+// The shape of a real clock source, for the runner and the survey.
 struct clock_granularity {
   // The smallest amount the value advances by, in ticks (1 when it advances every tick); empty
   // when none was seen in the budget (a coarse clock), and the caller falls back to the step.
   std::optional<double> granularity_ticks;
   // Ticks one read costs: counted between back-to-back reads (read_cost_counted), or, when the
-  // clock is too coarse to count them, the call cost (ns a call over 1,000 pairs) x ticks/s.
+  // clock moved too seldom to count them, the call cost (ns a call over 1,000 pairs) x ticks/s.
   double read_cost_ticks = 0;
   bool read_cost_counted = false;
   bool advances_every_tick = false;
-  std::uint64_t reads = 0;      // readings the granularity search took
+  std::uint64_t reads = 0;      // readings the granularity search took around its spins
   std::uint64_t changes = 0;    // non-zero differences it saw around its spins
   std::uint64_t sweeps = 0;     // complete spin sweeps
   double searched_seconds = 0;  // steady_clock time of the search, the timed call cost excluded
 };
 
-// measure_granularity over `clock` (read through its virtual now(), as the sampler reads it),
-// timed against std::chrono::steady_clock; all empty for an unavailable source. Under ~1 ms on a
-// TSC or vDSO clock, at most settings.budget_seconds (+ ~1 ms) on a coarse one.
-clock_granularity measure_clock_granularity(const clock_source& clock,
-                                            const granularity_settings& settings = {});
+struct clock_shape_measurement {
+  step_estimate step;
+  clock_granularity granularity;
+};
+
+// measure_shape over `clock` (read through its virtual now(), as the sampler reads it), timed
+// against std::chrono::steady_clock; all empty for an unavailable source. About 2 ms on a TSC or
+// vDSO clock, at most the two budgets (+ ~2 ms) on a coarse one.
+clock_shape_measurement measure_clock_shape(const clock_source& clock,
+                                            const step_settings& step = {},
+                                            const granularity_settings& granularity = {});
 
 // Everything the survey measured about one source; the estimates are empty when the source is
 // unavailable.

@@ -146,9 +146,9 @@ nlohmann::json survey_json(const std::vector<clock_survey_row>& rows,
                      {"resolution_max_inner", settings.resolution_max_inner},
                      {"resolution_budget_seconds", settings.resolution_budget_seconds},
                      {"resolution_enough_intervals", settings.resolution_enough_intervals},
-                     {"step_enough_reads", settings.step_enough_reads},
-                     {"step_enough_changes", settings.step_enough_changes},
-                     {"step_budget_seconds", settings.step_budget_seconds},
+                     {"step_enough_reads", settings.step.enough_reads},
+                     {"step_enough_changes", settings.step.enough_changes},
+                     {"step_budget_seconds", settings.step.budget_seconds},
                      {"granularity_max_spin", settings.granularity.max_spin},
                      {"granularity_enough_changes", settings.granularity.enough_changes},
                      {"granularity_min_changes", settings.granularity.min_changes},
@@ -159,15 +159,20 @@ nlohmann::json survey_json(const std::vector<clock_survey_row>& rows,
 
 void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
                  const survey_settings& settings) {
-  fmt::print(out,
-             "Clock sources: call cost over {} start/stop pairs (second of two passes; fewer for "
-             "slow sources, as shown),\nmeasured resolution = smallest non-zero interval around "
-             "0..{} loop iterations,\nstep = smallest change between back-to-back reads seen in 1 "
-             "change in {} or more (rarer ones are set aside: clock corrections),\n"
-             "granularity = smallest amount the value advances by (t = ticks), t/read = ticks "
-             "between back-to-back reads\n(~: timed, the clock being too coarse to count them). "
-             "The step is about the larger of the last two.\n\n",
-             settings.max_pairs, settings.resolution_max_inner, kStepStrayShare);
+  fmt::print(
+      out,
+      "Clock sources: call cost over {} start/stop pairs (second of two passes; fewer for "
+      "slow sources, as shown),\nmeasured resolution = smallest non-zero interval around "
+      "0..{} loop iterations,\ngranularity = smallest amount the value advances by (its "
+      "quantum; t = ticks), found from the differences\nbetween reads around spins of "
+      "0..{} cycles: groups of them on multiples of one quantum, or every tick value,\n"
+      "step = smallest advance of back-to-back reads: the smallest multiple of the quantum "
+      "they showed often,\nrounded to a tick (differences under one quantum are the host's "
+      "corrections of the clock), or for a clock\nwithout a quantum the smallest difference "
+      "seen often (at least twice, and 1 time in {} of the commonest),\nt/read = mean ticks "
+      "between back-to-back reads (~: timed, the clock moving too seldom to count them).\n\n",
+      settings.max_pairs, settings.resolution_max_inner, settings.granularity.max_spin,
+      kOftenShareOfCommonest);
   const auto line =
       "{:<31} {:>9} {:>8} {:>10} {:>13} {:>20} {:>20} {:>8} {:<11} {:>4} {:>16} {:>12}\n";
   fmt::print(out, fmt::runtime(line), "source", "ns/call", "% min", "declared", "measured res",

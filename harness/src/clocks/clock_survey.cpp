@@ -1,6 +1,7 @@
 // The survey of real clock sources: the estimators of clock_survey.hpp applied to each source,
 // timed against std::chrono::steady_clock, and the cost of each compared with the cheapest; the
-// rule that turns differences into a granularity, and the runner's granularity entry point.
+// rules that turn histograms of differences into a granularity, a step and a read cost, and the
+// runner's entry point to them.
 #include "harness/clock_survey.hpp"
 
 #include <chrono>
@@ -29,6 +30,9 @@ constexpr std::uint64_t kWideGroupTicks = 3;
 // so that the check still tells multiples of 3 ticks from numbers 1.5 ticks off them.
 constexpr double kLatticeToleranceTicks = 1.5;
 constexpr double kLatticeToleranceShare = 0.25;
+double lattice_tolerance(double quantum) {
+  return std::min(kLatticeToleranceTicks, kLatticeToleranceShare * quantum);
+}
 // Share of the held differences that must sit on the lattice (the rest: clock corrections).
 constexpr double kOnLatticeShare = 0.95;
 // A measured quantum under this is a clock advancing every tick (or every other one: a quantum of
@@ -40,18 +44,18 @@ constexpr std::uint64_t kTimedCostPairs = 1'000;
 
 }  // namespace
 
-granularity_analysis analyse_differences(std::vector<std::uint64_t> non_zero, std::uint64_t zeros,
+granularity_analysis analyse_differences(const difference_histogram& differences,
                                          std::uint64_t min_changes) {
   granularity_analysis result;
-  if (non_zero.empty() || non_zero.size() < min_changes) return result;
-  std::sort(non_zero.begin(), non_zero.end());
+  const std::uint64_t changes = differences.changes();
+  if (changes == 0 || changes < min_changes) return result;
   std::vector<difference_group> groups;
-  for (const std::uint64_t d : non_zero) {
+  for (const auto& [d, n] : differences.counts()) {
     if (groups.empty() || d > groups.back().hi + 1) groups.push_back({d, d, 0, 0});
     difference_group& g = groups.back();
     g.hi = d;
-    ++g.count;
-    g.sum += static_cast<double>(d);
+    g.count += n;
+    g.sum += static_cast<double>(d) * static_cast<double>(n);
   }
   result.groups = groups.size();
 
@@ -61,7 +65,7 @@ granularity_analysis analyse_differences(std::vector<std::uint64_t> non_zero, st
   for (const auto& g : groups) {
     if (g.hi - g.lo >= kWideGroupTicks) in_wide += g.count;
   }
-  if (2 * in_wide >= non_zero.size()) {
+  if (2 * in_wide >= changes) {
     result.ticks = 1.0;
     result.advances_every_tick = true;
     return result;
@@ -70,7 +74,7 @@ granularity_analysis analyse_differences(std::vector<std::uint64_t> non_zero, st
   // The groups holding a real share: at least a quarter of an average group's, and two.
   std::vector<difference_group> held;
   for (const auto& g : groups) {
-    if (g.count >= 2 && g.count * 4 * groups.size() >= non_zero.size()) held.push_back(g);
+    if (g.count >= 2 && g.count * 4 * groups.size() >= changes) held.push_back(g);
   }
   if (held.empty()) return result;
 
@@ -79,7 +83,7 @@ granularity_analysis analyse_differences(std::vector<std::uint64_t> non_zero, st
   if (held.size() == 1) {
     // One quantum when zeros show that the pairs also spanned less than one; without zeros it
     // could be any multiple, unless it is 1 tick (no quantum is smaller).
-    if (zeros == 0 && held[0].mean() >= kEveryTickQuantum) return result;
+    if (differences.zeros() == 0 && held[0].mean() >= kEveryTickQuantum) return result;
   } else {
     // Adjacent groups are mostly one quantum apart: the closest spacing is a first estimate, which
     // counts the quanta between every adjacent pair; the span over all of them is a better one.
@@ -112,7 +116,7 @@ granularity_analysis analyse_differences(std::vector<std::uint64_t> non_zero, st
     held_count += held[i].count;
   }
   const double quantum = ticks / quanta;
-  const double tolerance = std::min(kLatticeToleranceTicks, kLatticeToleranceShare * quantum);
+  const double tolerance = lattice_tolerance(quantum);
   std::uint64_t on_lattice = 0;
   for (std::size_t i = 0; i < held.size(); ++i) {
     if (std::abs(held[i].mean() - static_cast<double>(multiple[i]) * quantum) <= tolerance) {
@@ -131,24 +135,122 @@ granularity_analysis analyse_differences(std::vector<std::uint64_t> non_zero, st
   return result;
 }
 
-clock_granularity measure_clock_granularity(const clock_source& clock,
-                                            const granularity_settings& settings) {
-  clock_granularity result;
+step_analysis analyse_step(const difference_histogram& back_to_back,
+                           const granularity_analysis& clock) {
+  step_analysis result;
+  if (back_to_back.changes() == 0) return result;
+  // The first (smallest) key whose count is seen often, else the first: keys ascending.
+  const auto smallest_often = [](const std::map<std::uint64_t, std::uint64_t>& counts) {
+    std::uint64_t commonest = 0;
+    for (const auto& entry : counts)
+      commonest = std::max(commonest, entry.second);
+    const std::uint64_t often = std::max<std::uint64_t>(
+        2, (commonest + kOftenShareOfCommonest - 1) / kOftenShareOfCommonest);
+    for (const auto& [key, count] : counts) {
+      if (count >= often) return std::pair{key, true};
+    }
+    return std::pair{counts.begin()->first, false};
+  };
+  if (clock.ticks && !clock.advances_every_tick) {
+    const double quantum = *clock.ticks;
+    const double tolerance = lattice_tolerance(quantum);
+    std::map<std::uint64_t, std::uint64_t> by_multiple;
+    for (const auto& [d, n] : back_to_back.counts()) {
+      const double value = static_cast<double>(d);
+      const long long m = std::llround(value / quantum);
+      if (m >= 1 && std::abs(value - static_cast<double>(m) * quantum) <= tolerance) {
+        by_multiple[static_cast<std::uint64_t>(m)] += n;
+      }
+    }
+    if (!by_multiple.empty() && back_to_back.zeros() > 0) {
+      // Some pairs were shorter than a quantum: such a pair sees the clock's smallest advance
+      // alone, and that is one quantum, however seldom (or lumped) the advances came.
+      result.ticks = static_cast<std::uint64_t>(std::llround(quantum));
+      result.rule = step_rule::quantum;
+      return result;
+    }
+    if (!by_multiple.empty()) {
+      const auto [m, often] = smallest_often(by_multiple);
+      result.ticks = static_cast<std::uint64_t>(std::llround(static_cast<double>(m) * quantum));
+      result.rule = often ? step_rule::quantum : step_rule::seen;
+      return result;
+    }
+  }
+  const auto [d, often] = smallest_often(back_to_back.counts());
+  result.ticks = d;
+  result.rule = often ? step_rule::often : step_rule::seen;
+  return result;
+}
+
+std::optional<double> analyse_read_cost(const difference_histogram& back_to_back,
+                                        std::optional<double> granularity_ticks) {
+  if (!granularity_ticks || back_to_back.changes() < kCountedChanges) return std::nullopt;
+  // The median non-zero difference: the count passes half the changes.
+  std::uint64_t seen = 0;
+  double median = 0;
+  for (const auto& [d, n] : back_to_back.counts()) {
+    seen += n;
+    if (2 * seen >= back_to_back.changes()) {
+      median = static_cast<double>(d);
+      break;
+    }
+  }
+  const double cut = kInterruptedFactor * std::max(median, *granularity_ticks);
+  double ticks = 0;
+  std::uint64_t pairs = back_to_back.zeros();
+  for (const auto& [d, n] : back_to_back.counts()) {
+    if (static_cast<double>(d) > cut) break;
+    ticks += static_cast<double>(d) * static_cast<double>(n);
+    pairs += n;
+  }
+  return ticks / static_cast<double>(pairs);
+}
+
+clock_shape analyse_clock_shape(const difference_histogram& back_to_back,
+                                const difference_histogram& around_spins,
+                                std::uint64_t min_changes) {
+  clock_shape shape;
+  shape.granularity = analyse_differences(
+      around_spins.changes() >= min_changes ? around_spins : back_to_back, min_changes);
+  shape.step = analyse_step(back_to_back, shape.granularity);
+  shape.read_cost_ticks = analyse_read_cost(back_to_back, shape.granularity.ticks);
+  return shape;
+}
+
+std::string_view to_string(step_rule rule) noexcept {
+  switch (rule) {
+    case step_rule::none:
+      return "none";
+    case step_rule::quantum:
+      return "quantum";
+    case step_rule::often:
+      return "often";
+    case step_rule::seen:
+      return "seen";
+  }
+  return "unknown";
+}
+
+clock_shape_measurement measure_clock_shape(const clock_source& clock, const step_settings& step,
+                                            const granularity_settings& granularity) {
+  clock_shape_measurement result;
   if (!clock.available()) return result;
   const auto read = [&clock] { return clock.now(); };
-  const granularity_estimate estimate = measure_granularity(read, steady_now_ns, settings);
-  result.granularity_ticks = estimate.ticks;
-  result.advances_every_tick = estimate.advances_every_tick;
-  result.reads = estimate.reads;
-  result.changes = estimate.changes;
-  result.sweeps = estimate.sweeps;
-  result.searched_seconds = estimate.searched_seconds;
-  if (estimate.read_cost_ticks) {
-    result.read_cost_ticks = *estimate.read_cost_ticks;
-    result.read_cost_counted = true;
+  const shape_estimate estimate = measure_shape(read, steady_now_ns, step, granularity);
+  result.step = estimate.step;
+  clock_granularity& g = result.granularity;
+  g.granularity_ticks = estimate.granularity.ticks;
+  g.advances_every_tick = estimate.granularity.advances_every_tick;
+  g.reads = estimate.granularity.reads;
+  g.changes = estimate.granularity.changes;
+  g.sweeps = estimate.granularity.sweeps;
+  g.searched_seconds = estimate.granularity.searched_seconds;
+  if (estimate.granularity.read_cost_ticks) {
+    g.read_cost_ticks = *estimate.granularity.read_cost_ticks;
+    g.read_cost_counted = true;
   } else {
     const call_cost_estimate cost = measure_call_cost(read, steady_now_ns, kTimedCostPairs);
-    result.read_cost_ticks = cost.ns_per_call * 1e-9 * clock.ticks_per_second();
+    g.read_cost_ticks = cost.ns_per_call * 1e-9 * clock.ticks_per_second();
   }
   return result;
 }
@@ -162,9 +264,10 @@ clock_survey_row survey_clock(const clock_source& source, const survey_settings&
   row.resolution =
       measure_resolution(read, steady_now_ns, settings.resolution_max_inner,
                          settings.resolution_enough_intervals, settings.resolution_budget_seconds);
-  row.step = measure_step(read, steady_now_ns, settings.step_enough_reads,
-                          settings.step_enough_changes, settings.step_budget_seconds);
-  row.granularity = measure_clock_granularity(source, settings.granularity);
+  const clock_shape_measurement shape =
+      measure_clock_shape(source, settings.step, settings.granularity);
+  row.step = shape.step;
+  row.granularity = shape.granularity;
   return row;
 }
 

@@ -91,7 +91,10 @@ std::vector<default_candidate> probe_default_candidates(
         c.cost_ns = c.cost_ns ? std::min(*c.cost_ns, ns) : ns;
       }
       const step_estimate step =
-          measure_step(read, steady_now_ns, kProbeStepReads, 1, kProbeStepBudgetSeconds);
+          measure_step(read, steady_now_ns,
+                       step_settings{.enough_reads = kProbeStepReads,
+                                     .enough_changes = 1,
+                                     .budget_seconds = kProbeStepBudgetSeconds});
       if (step.ticks)
         c.step_ns = static_cast<double>(*step.ticks) / source->ticks_per_second() * 1e9;
     }

@@ -44,17 +44,14 @@ std::uint64_t calibrate_batch(workload_session& workload, const clock_source& cl
 clock_facts measure_clock_facts(const clock_source& clock) {
   clock_facts facts;
   facts.clock = &clock;
-  // 100,000 reads with 100 changes, or 30 ms: enough to see a 10 ns TSC quantum many times, or a
-  // 4 ms coarse clock step a few times.
-  const step_estimate step =
-      measure_step([&clock] { return clock.now(); }, steady_now_ns, 100'000, 100, 0.03);
-  if (step.ticks) {
-    facts.step = *step.ticks;
+  // The survey's settings (clock_survey.hpp): ~2 ms on a TSC or vDSO clock.
+  const clock_shape_measurement shape = measure_clock_shape(clock);
+  if (shape.step.ticks) {
+    facts.step = *shape.step.ticks;
     facts.step_measured = true;
   }
-  const clock_granularity granularity = measure_clock_granularity(clock);
-  facts.granularity = granularity.granularity_ticks.value_or(0);
-  facts.read_cost = granularity.read_cost_ticks;
+  facts.granularity = shape.granularity.granularity_ticks.value_or(0);
+  facts.read_cost = shape.granularity.read_cost_ticks;
   return facts;
 }
 
