@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "experiment/sampler.hpp"
+#include "harness/log.hpp"
 #include "harness/statistics.hpp"
 
 namespace harness::detail {
@@ -270,6 +271,10 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
         phase.context_switch.push_back(*os.involuntary_switches() != switches_before);
       phase.values.push_back((static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
                              static_cast<double>(plan.batch));
+      // A mark that sampling is under way (the stage's announcement comes before it): a signal
+      // sent after it interrupts the samples, which the end-to-end test relies on.
+      if (phase.values.size() == 1)
+        logger().debug("{}: {}: sample 1 taken", workload.name, stage_name(plan.kind));
       phase.realtime_pauses += hold.between_samples() ? 1 : 0;
       if (pacer.active()) {
         sampling_progress now = update;
