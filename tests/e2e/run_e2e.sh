@@ -127,6 +127,9 @@ fi
 if grep -qw constant_tsc /proc/cpuinfo && grep -qw nonstop_tsc /proc/cpuinfo; then
   expect 0 default-clock -- -w empty -n 3 --warmup 0 && contains out "why this clock:" default-clock
   contains out "rdtsc" default-clock
+else
+  echo "SKIP: default-clock: /proc/cpuinfo lacks constant_tsc or nonstop_tsc (no invariant TSC)," \
+    "so the default clock need not be a TSC source"
 fi
 
 # --samples auto ends by the target or by --max-time, and says which.
