@@ -5,28 +5,30 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "fake_machine.hpp"
+#include "scratch.hpp"
+
 namespace harness::cli {
 namespace {
 
+using ::testing::ElementsAre;
+using testing::fake_machine;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::outcome;
 
-struct outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
-
+// The command line on a fake machine (fake_machine.hpp) that offers the built-in workloads: no
+// test here reads the real clocks, OS or /proc and /sys.
 outcome run(std::vector<const char*> args) {
-  args.insert(args.begin(), "harness");
-  std::ostringstream out, err;
-  const int code = run_cli(static_cast<int>(args.size()), args.data(), out, err);
-  return {code, out.str(), err.str()};
+  fake_machine m;
+  m.host.workloads = []() -> const workload_registry& { return global_registry(); };
+  return testing::run(m, std::move(args));
 }
 
 void expect_usage_error(std::vector<const char*> args, const std::string& message) {
@@ -98,20 +100,22 @@ TEST(Cli, OptionsThatOnlyMeanSomethingTogether) {
 }
 
 TEST(Cli, DoctorRootMustBeADirectory) {
-  const auto dir =
-      std::filesystem::temp_directory_path() /
-      ("harness_cli_root_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
-  std::filesystem::create_directories(dir / "empty");
-  { std::ofstream(dir / "file") << "x"; }
-  const std::string missing = (dir / "missing").string();
-  const std::string file = (dir / "file").string();
-  const std::string empty = (dir / "empty").string();
+  const testing::scratch_folder dir("cli-root");
+  std::filesystem::create_directories(dir.path() / "empty");
+  { std::ofstream(dir.path() / "file") << "x"; }
+  const std::string missing = (dir.path() / "missing").string();
+  const std::string file = (dir.path() / "file").string();
+  const std::string empty = (dir.path() / "empty").string();
   expect_usage_error({"doctor", "--root", missing.c_str()},
                      "--root: '" + missing + "' cannot be read");
   expect_usage_error({"doctor", "--root", file.c_str()}, "is not a directory");
-  EXPECT_EQ(run({"doctor", "--root", empty.c_str()}).code, exit_ok);  // every check: unknown
   expect_usage_error({"doctor", "--root", ""}, "--root: the path is empty");
-  std::filesystem::remove_all(dir);
+  // A directory is handed to the tree doctor as it was given (what it finds below an empty one is
+  // doctor_test's).
+  fake_machine m;
+  const auto r = testing::run(m, {"doctor", "--root", empty.c_str()});
+  EXPECT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_THAT(m.tree_roots, ElementsAre(std::filesystem::path(empty)));
 }
 
 TEST(Cli, HelpShowsExamples) {
@@ -130,13 +134,21 @@ TEST(Cli, ListNamesArgumentsAndDescriptions) {
 }
 
 TEST(Cli, TinyRunPrintsEveryPhase) {
-  const auto r = run({"run", "-w", "empty", "-n", "3", "--warmup", "1ms", "--no-pin", "--priority",
-                      "normal", "--blocks", "1", "--no-history"});
+  fake_machine m;
+  const auto r = testing::run(m, {"run", "-w", "exact", "-n", "3", "--warmup", "1ms", "--no-pin",
+                                  "--priority", "normal", "--blocks", "1", "--no-history"});
   EXPECT_EQ(r.code, exit_ok) << r.err;
   EXPECT_THAT(r.out, HasSubstr("first call (cold, alone)"));
   EXPECT_THAT(r.out, HasSubstr("baseline: 3 samples"));
+  // Calls of 100 us and reads of 1 us of the fake clock: the tenth call passes 1 ms.
+  EXPECT_THAT(r.out, HasSubstr("warmup: 1 ms requested, 1043 us run, 10 calls"));
   EXPECT_THAT(r.out, HasSubstr("prepared: 3 samples"));
   EXPECT_THAT(r.out, HasSubstr("summary"));
+  // --no-pin and --priority normal: the fake OS was neither pinned nor raised.
+  EXPECT_THAT(r.out, HasSubstr("nothing to apply (--no-pin and --priority normal)"));
+  EXPECT_TRUE(std::none_of(m.os.calls.begin(), m.os.calls.end(), [](const std::string& call) {
+    return call.starts_with("set_affinity") || call.starts_with("raise_priority");
+  })) << ::testing::PrintToString(m.os.calls);
 }
 
 }  // namespace

@@ -1,12 +1,17 @@
-// The registry of this platform's clocks: the names the issue lists, lookup, and the errors of
-// resolve_clock. Availability is checked as the machine reports it; no timing is asserted.
+// The registry of this platform's clocks: the names the issue lists, lookup, the errors of
+// resolve_clock, and the default clock's reason. Every registry here is built from made-up TSC
+// inputs (what cpuid says, a calibration with set figures), so nothing depends on the TSC of the
+// machine the test runs on; no TSC source is read and no timing is asserted. The OS clocks are
+// the real ones: whether they can be read is the platform's fact.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "clocks/clock_lookup.hpp"
+#include "clocks/default_choice.hpp"
 #include "clocks/tsc.hpp"
 #include "harness/clock.hpp"
 #include "harness/errors.hpp"
@@ -17,10 +22,37 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+// The TSC as the test says it is, and a calibration that returns set figures and counts its calls
+// (it never reads the reference it is handed).
+struct fake_tsc {
+  clocks::tsc_features features;
+  clock_calibration calibration;
+  int calibrations = 0;
+
+  explicit fake_tsc(bool invariant) {
+    features.x86_64 = true;
+    features.vendor = "TestVendor";
+    features.tsc = true;
+    features.invariant = invariant;
+    features.rdtscp = true;
+    features.lfence_serializing = true;
+    features.lfence_basis = "the test says LFENCE serializes";
+    calibration.ticks_per_second = 3e9;
+    calibration.error_ppm = 2;
+    calibration.duration_seconds = 0.008;
+    calibration.rounds = 4;
+    calibration.converged = true;
+  }
+
+  clocks::tsc_inputs inputs() {
+    return {features, [this](const clocks::tick_reader&) {
+              ++calibrations;
+              return calibration;
+            }};
+  }
+};
+
 TEST(ClockRegistry, ListsEveryLinuxSourceInOrder) {
-  std::vector<std::string> names;
-  for (const clock_source* source : all_clocks())
-    names.emplace_back(source->name());
   const std::vector<std::string> expected = {"rdtsc",
                                              "rdtscp",
                                              "lfence_rdtsc",
@@ -39,11 +71,24 @@ TEST(ClockRegistry, ListsEveryLinuxSourceInOrder) {
                                              "steady_clock",
                                              "system_clock",
                                              "high_resolution_clock"};
-  EXPECT_EQ(names, expected);
+  // The list is the same whether the TSC can be used or not: an unusable source stays, saying why.
+  for (const bool invariant : {true, false}) {
+    SCOPED_TRACE(invariant ? "invariant TSC" : "no invariant TSC");
+    fake_tsc tsc(invariant);
+    const clocks::clock_registry registry(tsc.inputs());
+    std::vector<std::string> names;
+    for (const clock_source* source : registry.all())
+      names.emplace_back(source->name());
+    EXPECT_EQ(names, expected);
+  }
 }
 
 TEST(ClockRegistry, EverySourceDescribesItselfAndReadsWhenAvailable) {
-  for (const clock_source* source : all_clocks()) {
+  // No invariant TSC: the TSC sources are unavailable and never read (the made-up features may
+  // claim instructions this CPU does not have).
+  fake_tsc tsc(false);
+  const clocks::clock_registry registry(tsc.inputs());
+  for (const clock_source* source : registry.all()) {
     SCOPED_TRACE(std::string(source->name()));
     EXPECT_FALSE(source->description().empty());
     if (!source->available()) {
@@ -63,56 +108,149 @@ TEST(ClockRegistry, EverySourceDescribesItselfAndReadsWhenAvailable) {
 }
 
 TEST(ClockRegistry, OsClocksAreAvailableOnLinux) {
+  fake_tsc tsc(false);
+  const clocks::clock_registry registry(tsc.inputs());
   for (const char* name : {"CLOCK_MONOTONIC", "CLOCK_MONOTONIC_RAW", "CLOCK_REALTIME",
                            "CLOCK_THREAD_CPUTIME_ID", "gettimeofday", "steady_clock"}) {
-    const clock_source* source = find_clock(name);
+    const clock_source* source = registry.find(name);
     ASSERT_NE(source, nullptr) << name;
     EXPECT_TRUE(source->available()) << name << ": " << source->unavailable_reason();
   }
-  EXPECT_EQ(find_clock("CLOCK_THREAD_CPUTIME_ID")->kind(), clock_kind::thread_cpu);
-  EXPECT_EQ(find_clock("CLOCK_PROCESS_CPUTIME_ID")->kind(), clock_kind::process_cpu);
-  EXPECT_FALSE(find_clock("CLOCK_REALTIME")->is_monotonic());
+  EXPECT_EQ(registry.find("CLOCK_THREAD_CPUTIME_ID")->kind(), clock_kind::thread_cpu);
+  EXPECT_EQ(registry.find("CLOCK_PROCESS_CPUTIME_ID")->kind(), clock_kind::process_cpu);
+  EXPECT_FALSE(registry.find("CLOCK_REALTIME")->is_monotonic());
 }
 
-TEST(ClockRegistry, TscSourcesFollowCpuid) {
-  const auto features = clocks::detect_tsc_features();
-  EXPECT_EQ(find_clock("rdtsc")->available(), features.invariant);
-  EXPECT_EQ(tsc_calibration().has_value(), features.invariant);
-  if (const auto calibration = tsc_calibration()) {
-    EXPECT_EQ(calibration->reference, "CLOCK_MONOTONIC_RAW");
-    EXPECT_GT(calibration->ticks_per_second, 0.0);
-    EXPECT_GE(calibration->rounds, 1);
-    EXPECT_DOUBLE_EQ(find_clock("rdtsc")->ticks_per_second(), calibration->ticks_per_second);
+TEST(ClockRegistry, TscSourcesShareTheCalibrationAgainstTheRawMonotonicClock) {
+  fake_tsc tsc(true);
+  const clocks::clock_registry registry(tsc.inputs());
+  EXPECT_EQ(tsc.calibrations, 1);  // once for the three sources
+  const auto calibration = registry.tsc_calibration();
+  ASSERT_TRUE(calibration.has_value());
+  EXPECT_EQ(calibration->source, "rdtsc");
+  EXPECT_EQ(calibration->reference, "CLOCK_MONOTONIC_RAW");
+  EXPECT_DOUBLE_EQ(calibration->ticks_per_second, 3e9);
+  EXPECT_EQ(calibration->rounds, 4);
+  for (const char* name : {"rdtsc", "rdtscp", "lfence_rdtsc"}) {
+    const clock_source* source = registry.find(name);
+    ASSERT_NE(source, nullptr) << name;
+    EXPECT_TRUE(source->available()) << name << ": " << source->unavailable_reason();
+    EXPECT_DOUBLE_EQ(source->ticks_per_second(), 3e9) << name;
   }
 }
 
-TEST(ClockRegistry, FindClockIsExact) {
-  EXPECT_NE(find_clock("CLOCK_MONOTONIC"), nullptr);
-  EXPECT_EQ(find_clock("clock_monotonic"), nullptr);
-  EXPECT_EQ(find_clock(""), nullptr);
+TEST(ClockRegistry, WithoutAnInvariantTscNothingIsCalibrated) {
+  fake_tsc tsc(false);
+  const clocks::clock_registry registry(tsc.inputs());
+  EXPECT_EQ(tsc.calibrations, 0);
+  EXPECT_FALSE(registry.tsc_calibration().has_value());
+  const clock_source* rdtsc = registry.find("rdtsc");
+  ASSERT_NE(rdtsc, nullptr);
+  EXPECT_FALSE(rdtsc->available());
+  EXPECT_THAT(rdtsc->unavailable_reason(), HasSubstr("the TSC is not invariant"));
 }
 
-TEST(ClockRegistry, DefaultClockIsAnOrderedMonotonicWallClock) {
-  const clock_source& chosen = default_clock();
-  EXPECT_TRUE(chosen.available());
-  EXPECT_TRUE(chosen.is_monotonic());
-  EXPECT_TRUE(chosen.reads_in_order());
-  EXPECT_EQ(chosen.kind(), clock_kind::wall);
-  EXPECT_THAT(default_clock_reason(), HasSubstr(std::string(chosen.name())));
+TEST(ClockRegistry, FindIsExact) {
+  fake_tsc tsc(true);
+  const clocks::clock_registry registry(tsc.inputs());
+  EXPECT_NE(registry.find("CLOCK_MONOTONIC"), nullptr);
+  EXPECT_EQ(registry.find("clock_monotonic"), nullptr);
+  EXPECT_EQ(registry.find(""), nullptr);
+}
+
+// The candidates of the default clock as the probe would make them from `registry`, with the costs
+// and steps the test gives by name; a source not named was not measured.
+std::vector<clocks::default_candidate> candidates_of(const clocks::clock_registry& registry,
+                                                     const std::map<std::string, double>& cost_ns) {
+  std::vector<clocks::default_candidate> candidates;
+  for (const clock_source* source : registry.all()) {
+    clocks::default_candidate c;
+    c.source = source;
+    c.name = std::string(source->name());
+    c.kind = source->kind();
+    c.monotonic = source->is_monotonic();
+    c.available = source->available();
+    c.in_order = source->reads_in_order();
+    if (const auto it = cost_ns.find(c.name); it != cost_ns.end()) {
+      c.cost_ns = it->second;
+      c.step_ns = 10.0;
+    }
+    candidates.push_back(std::move(c));
+  }
+  return candidates;
+}
+
+TEST(DefaultClock, IsAnOrderedMonotonicWallClockAndSaysHowTheTscWasCalibrated) {
+  fake_tsc tsc(true);
+  const clocks::clock_registry registry(tsc.inputs());
+  // Plain rdtsc is the cheapest but its reads may be reordered; rdtscp was not measured.
+  const auto pick = clocks::pick_default(
+      registry,
+      candidates_of(registry,
+                    {{"rdtsc", 10.0}, {"lfence_rdtsc", 15.0}, {"CLOCK_MONOTONIC", 25.0}}));
+  ASSERT_EQ(pick.source, registry.find("lfence_rdtsc"));
+  EXPECT_TRUE(pick.source->available());
+  EXPECT_TRUE(pick.source->is_monotonic());
+  EXPECT_TRUE(pick.source->reads_in_order());
+  EXPECT_EQ(pick.source->kind(), clock_kind::wall);
+  EXPECT_THAT(pick.reason, HasSubstr("lfence_rdtsc: the cheapest monotonic wall-clock source"));
+  EXPECT_THAT(pick.reason, HasSubstr("rdtsc (10.0 ns) its reads may be reordered by the CPU"));
+  EXPECT_THAT(pick.reason, HasSubstr("(the test says LFENCE serializes)"));
+  EXPECT_THAT(pick.reason, HasSubstr("; TSC rate 3000.000000 MHz calibrated against "
+                                     "CLOCK_MONOTONIC_RAW in 8.0 ms (4 rounds, error within "
+                                     "2.0 ppm)"));
+}
+
+TEST(DefaultClock, AnOsClockNeedsNoTscNote) {
+  fake_tsc tsc(true);
+  const clocks::clock_registry registry(tsc.inputs());
+  const auto pick =
+      clocks::pick_default(registry, candidates_of(registry, {{"CLOCK_MONOTONIC", 25.0}}));
+  ASSERT_EQ(pick.source, registry.find("CLOCK_MONOTONIC"));
+  EXPECT_THAT(pick.reason, HasSubstr("CLOCK_MONOTONIC: the cheapest"));
+  EXPECT_THAT(pick.reason, Not(HasSubstr("TSC")));
+}
+
+TEST(DefaultClock, FallsBackToSteadyClockWhenNothingQualifies) {
+  fake_tsc tsc(false);
+  const clocks::clock_registry registry(tsc.inputs());
+  const auto pick = clocks::pick_default(registry, candidates_of(registry, {}));
+  ASSERT_EQ(pick.source, registry.find("steady_clock"));
+  EXPECT_THAT(pick.reason, HasSubstr("no monotonic wall-clock source that reads in order"));
+  EXPECT_THAT(pick.reason, HasSubstr("; falling back to steady_clock"));
 }
 
 TEST(ResolveClock, ReturnsTheNamedSource) {
-  EXPECT_EQ(&resolve_clock("CLOCK_MONOTONIC"), find_clock("CLOCK_MONOTONIC"));
+  fake_tsc tsc(true);
+  const clocks::clock_registry registry(tsc.inputs());
+  EXPECT_EQ(&registry.resolve("CLOCK_MONOTONIC"), registry.find("CLOCK_MONOTONIC"));
+  EXPECT_EQ(&registry.resolve("lfence_rdtsc"), registry.find("lfence_rdtsc"));
 }
 
 TEST(ResolveClock, RejectsAnUnknownNameListingTheAvailableOnes) {
+  fake_tsc tsc(true);
+  const clocks::clock_registry registry(tsc.inputs());
   try {
-    resolve_clock("sundial");
+    registry.resolve("sundial");
     FAIL() << "no usage_error";
   } catch (const usage_error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("'sundial'"));
-    EXPECT_THAT(e.what(), HasSubstr("CLOCK_MONOTONIC"));
+    EXPECT_THAT(e.what(), HasSubstr("unknown clock 'sundial'; available clocks: rdtsc, rdtscp, "
+                                    "lfence_rdtsc, CLOCK_MONOTONIC, "));
     EXPECT_THAT(e.what(), HasSubstr("steady_clock"));
+  }
+}
+
+TEST(ResolveClock, RejectsATscThatIsNotInvariantWithTheReason) {
+  fake_tsc tsc(false);
+  const clocks::clock_registry registry(tsc.inputs());
+  try {
+    registry.resolve("rdtsc");
+    FAIL() << "no usage_error";
+  } catch (const usage_error& e) {
+    const std::string message = e.what();
+    EXPECT_THAT(message, HasSubstr("clock 'rdtsc' is not available here (the TSC is not "
+                                   "invariant"));
+    EXPECT_THAT(message, HasSubstr("; available clocks: CLOCK_MONOTONIC, "));
   }
 }
 

@@ -1,9 +1,13 @@
 // The TSC calibration with a fake TSC and a fake monotonic reference on one fake time line, so
-// the true rate is known and the calibration's rounds and time bound are exact.
+// the true rate is known and the calibration's rounds and time bound are exact; and the TSC
+// sources made from made-up cpuid features and calibration, never from this CPU's.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "clocks/tsc.hpp"
 
@@ -104,24 +108,103 @@ TEST(CalibrateTsc, DefaultTimeLimitBoundsAnUnconvergedCalibration) {
   EXPECT_EQ(c.rounds, 7);  // 1..64 ms; the 128 ms round would pass 100 ms
 }
 
-TEST(TscClocks, ComeInTheDocumentedOrderAndSayWhyWhenUnavailable) {
-  fake_world world;
-  const auto clocks = make_tsc_clocks(fake_reference(world), "fake reference");
-  ASSERT_EQ(clocks.size(), 3U);
-  EXPECT_EQ(clocks[0]->name(), "rdtsc");
-  EXPECT_EQ(clocks[1]->name(), "rdtscp");
-  EXPECT_EQ(clocks[2]->name(), "lfence_rdtsc");
-  EXPECT_FALSE(clocks[0]->reads_in_order());
-  EXPECT_TRUE(clocks[1]->reads_in_order());
-  const tsc_features f = detect_tsc_features();
-  for (const auto& clock : clocks) {
-    EXPECT_EQ(clock->available(), clock->unavailable_reason().empty()) << clock->name();
-    EXPECT_EQ(clock->kind(), clock_kind::wall);
-    if (!f.invariant) {
-      EXPECT_FALSE(clock->available()) << clock->name();
-    }
+// What cpuid says, as the test sets it: an invariant TSC with RDTSCP and a serializing LFENCE.
+tsc_features invariant_tsc() {
+  tsc_features f;
+  f.x86_64 = true;
+  f.tsc = true;
+  f.invariant = true;
+  f.rdtscp = true;
+  f.lfence_serializing = true;
+  f.lfence_basis = "the test says so";
+  return f;
+}
+
+// The TSC sources made from `features` and a calibration at `rate` that counts its calls; no
+// source is read, so nothing here depends on this CPU's TSC.
+struct made_tsc {
+  int calibrations = 0;
+  std::uint64_t reference_read = 1;  // what the calibration read from the reference it was given
+  std::vector<std::unique_ptr<clock_source>> clocks;
+
+  made_tsc(const tsc_features& features, double rate) {
+    fake_world world;
+    const tsc_inputs inputs{features, [this, rate](const tick_reader& reference) {
+                              ++calibrations;
+                              clock_calibration c;
+                              c.ticks_per_second = rate;
+                              reference_read = reference();
+                              return c;
+                            }};
+    clocks = make_tsc_clocks(inputs, fake_reference(world), "fake reference");
   }
-  EXPECT_EQ(clocks[1]->available(), f.invariant && f.rdtscp);
+};
+
+TEST(TscClocks, ComeInTheDocumentedOrderSharingOneCalibration) {
+  tsc_features f = invariant_tsc();
+  made_tsc tsc(f, 3e9);
+  EXPECT_EQ(tsc.calibrations, 1);
+  EXPECT_EQ(tsc.reference_read, 0U);  // the fake reference's first reading: it was handed on
+  ASSERT_EQ(tsc.clocks.size(), 3U);
+  EXPECT_EQ(tsc.clocks[0]->name(), "rdtsc");
+  EXPECT_EQ(tsc.clocks[1]->name(), "rdtscp");
+  EXPECT_EQ(tsc.clocks[2]->name(), "lfence_rdtsc");
+  EXPECT_FALSE(tsc.clocks[0]->reads_in_order());
+  EXPECT_TRUE(tsc.clocks[1]->reads_in_order());
+  EXPECT_TRUE(tsc.clocks[2]->reads_in_order());
+  for (const auto& clock : tsc.clocks) {
+    SCOPED_TRACE(std::string(clock->name()));
+    EXPECT_TRUE(clock->available()) << clock->unavailable_reason();
+    EXPECT_EQ(clock->kind(), clock_kind::wall);
+    EXPECT_DOUBLE_EQ(clock->ticks_per_second(), 3e9);
+    const auto* base = dynamic_cast<const tsc_clock_base*>(clock.get());
+    ASSERT_NE(base, nullptr);
+    ASSERT_NE(base->calibration(), nullptr);
+    EXPECT_EQ(base->calibration()->source, "rdtsc");
+    EXPECT_EQ(base->calibration()->reference, "fake reference");
+  }
+  // Without a serializing LFENCE, lfence_rdtsc is listed as not reading in order.
+  f.lfence_serializing = false;
+  EXPECT_FALSE(made_tsc(f, 3e9).clocks[2]->reads_in_order());
+}
+
+TEST(TscClocks, SayWhyWhenUnavailable) {
+  struct tsc_case {
+    const char* what;
+    void (*change)(tsc_features&);
+    double rate;
+    int calibrations;
+    const char* reason;         // of rdtsc and lfence_rdtsc
+    const char* rdtscp_reason;  // of rdtscp
+  };
+  const tsc_case cases[] = {
+      {"not x86-64", [](tsc_features& f) { f.x86_64 = false; }, 3e9, 0, "not an x86-64 CPU",
+       "not an x86-64 CPU"},
+      {"no TSC", [](tsc_features& f) { f.tsc = false; }, 3e9, 0,
+       "cpuid does not advertise a TSC (leaf 1 EDX bit 4)",
+       "cpuid does not advertise a TSC (leaf 1 EDX bit 4)"},
+      {"not invariant", [](tsc_features& f) { f.invariant = false; }, 3e9, 0,
+       "the TSC is not invariant (cpuid 0x80000007 EDX bit 8 clear): its rate may change",
+       "the TSC is not invariant (cpuid 0x80000007 EDX bit 8 clear): its rate may change"},
+      {"no RDTSCP", [](tsc_features& f) { f.rdtscp = false; }, 3e9, 1, "",
+       "cpuid does not advertise RDTSCP (0x80000001 EDX bit 27), so it may fault"},
+      {"calibration failed", [](tsc_features&) {}, 0.0, 1,
+       "TSC calibration against fake reference failed",
+       "TSC calibration against fake reference failed"},
+  };
+  for (const tsc_case& c : cases) {
+    SCOPED_TRACE(c.what);
+    tsc_features f = invariant_tsc();
+    c.change(f);
+    const made_tsc tsc(f, c.rate);
+    EXPECT_EQ(tsc.calibrations, c.calibrations);
+    ASSERT_EQ(tsc.clocks.size(), 3U);
+    EXPECT_EQ(tsc.clocks[0]->unavailable_reason(), c.reason);
+    EXPECT_EQ(tsc.clocks[1]->unavailable_reason(), c.rdtscp_reason);
+    EXPECT_EQ(tsc.clocks[2]->unavailable_reason(), c.reason);
+    for (const auto& clock : tsc.clocks)
+      EXPECT_EQ(clock->available(), clock->unavailable_reason().empty()) << clock->name();
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Counters: arithmetic at several rates, spans of years at GHz rates, the initialized and scoped
-// counters, over compile-time (chrono-like) and runtime (clock_source) clocks. The clocks are
-// set by hand, so every expectation is exact.
+// counters, over compile-time (chrono-like, returning a count or a time_point) and runtime
+// (clock_source) clocks. The clocks are set by hand, so every expectation is exact; no real clock
+// is read.
 #include "harness/counter.hpp"
 
 #include <gtest/gtest.h>
@@ -125,12 +126,38 @@ TEST(ChronoCounter, SaturatesWhatInt64CannotHold) {
   EXPECT_EQ(c.get_nanoseconds(), std::numeric_limits<std::int64_t>::max());
 }
 
-TEST(ChronoCounter, WorksWithStandardClocks) {
-  chrono_counter<std::chrono::steady_clock> c;
+// A clock shaped like the standard ones (now() returns a time_point of its own duration) that
+// reads whatever the test set.
+struct time_point_clock {
+  using rep = std::int64_t;
+  using period = std::micro;
+  using duration = std::chrono::duration<rep, period>;
+  using time_point = std::chrono::time_point<time_point_clock>;
+  static constexpr bool is_steady = true;
+  static inline rep value = 0;
+  static time_point now() { return time_point(duration(value)); }
+};
+
+TEST(ChronoCounter, ReadsAClockThatReturnsATimePoint) {
+  chrono_counter<time_point_clock> c;
+  time_point_clock::value = 1'000;
   c.start();
+  time_point_clock::value = 3'500;
   c.stop();
-  EXPECT_GE(c.get_period_count(), 0);
-  EXPECT_DOUBLE_EQ(c.get_ticks_per_second(), 1e9);  // libstdc++ counts nanoseconds
+  EXPECT_EQ(c.get_start(), 1'000U);
+  EXPECT_EQ(c.get_stop(), 3'500U);
+  EXPECT_EQ(c.get_period_count(), 2'500);
+  EXPECT_EQ(c.get_milliseconds(), 2);
+  EXPECT_EQ(c.get_nanoseconds(), 2'500'000);
+  EXPECT_DOUBLE_EQ(c.get_ticks_per_second(), 1e6);
+}
+
+TEST(ChronoCounter, TakesTheStandardClocks) {
+  static_assert(chrono_like_clock<std::chrono::steady_clock>);
+  static_assert(chrono_like_clock<std::chrono::system_clock>);
+  // The rate comes from the clock's period, without reading the clock.
+  EXPECT_DOUBLE_EQ(chrono_counter<std::chrono::steady_clock>().get_ticks_per_second(),
+                   1e9);  // libstdc++ and MSVC count nanoseconds
 }
 
 TEST(MulDiv, MatchesA128BitReference) {

@@ -177,7 +177,7 @@ TEST(RunWorkload, ProgressIsReportedBetweenSamplesAtMostEveryInterval) {
 TEST(RunWorkload, WarmupProgressCarriesItsBudget) {
   fake_os os;
   stepping_clock clock(1);
-  auto w = testing::make_workload("w", [&] { clock.advance(100); });
+  auto w = testing::make_workload("w", [&] { clock.advance(250'000); });
   std::vector<sampling_progress> warmups;
   run_options options = exact_options(1);
   options.baseline = false;
@@ -186,12 +186,16 @@ TEST(RunWorkload, WarmupProgressCarriesItsBudget) {
   options.progress = [&](const sampling_progress& p) {
     if (p.stage == "warmup" && p.done > 0) warmups.push_back(p);  // not the announcement
   };
-  run_workload({&w, std::nullopt}, options, facts_of(clock), os);
-  // The warmup runs at least once, so it reports at least once.
-  ASSERT_FALSE(warmups.empty());
-  EXPECT_EQ(warmups.front().done, 1u);
-  EXPECT_EQ(warmups.front().total, 0u);
-  EXPECT_DOUBLE_EQ(warmups.front().budget_seconds, 0.001);
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  // A call is 0.25 ms of the fake clock, and the warmup's few reads a call add a few ticks: the
+  // fourth call ends it, 1 ms after it began. Each call is reported (the interval is 0).
+  EXPECT_EQ(r.warmup.calls, 4u);
+  ASSERT_EQ(warmups.size(), 4u);
+  for (std::size_t i = 0; i < warmups.size(); ++i) {
+    EXPECT_EQ(warmups[i].done, i + 1);
+    EXPECT_EQ(warmups[i].total, 0u);
+    EXPECT_DOUBLE_EQ(warmups[i].budget_seconds, 0.001);
+  }
 }
 
 TEST(RunWorkload, HostSlowdownsAreFoundByTheReferenceLoop) {
@@ -285,19 +289,54 @@ TEST(RunWorkload, AutoSamplingStopsAtMaxTime) {
   EXPECT_LT(r.prepared->values.size(), 20u);
 }
 
-TEST(RunWorkload, WarmupRunsTheWorkloadUntilItsTimeHasPassed) {
+TEST(RunWorkload, WarmupRunsTheWorkloadUntilItsTimeHasPassedOnTheSamplingClock) {
   fake_os os;
   stepping_clock clock(1);
   int calls = 0;
-  auto w = testing::make_workload("w", [&] { ++calls; });
+  auto w = testing::make_workload("w", [&] {
+    ++calls;
+    clock.advance(1'000'000);  // 1 ms of the fake clock
+  });
   run_options options = exact_options(2);
   options.baseline = false;
   options.warmup = std::chrono::milliseconds(5);
   const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
   EXPECT_FALSE(r.baseline.has_value());
-  EXPECT_GE(r.warmup.calls, 1u);
-  EXPECT_GE(r.warmup.elapsed, options.warmup);
-  EXPECT_EQ(static_cast<std::uint64_t>(calls), 1 + r.warmup.calls + 2);
+  // Each warmup call is 1 ms plus 7 reads of 1 tick: the sample's two, whether the reference loop
+  // is due (it is, after every call of 1 ms), the loop's two, when it is next due, and the time.
+  // After 4 calls 4.000028 ms have passed, after 5 calls 5.000035 ms: the warmup ends there.
+  EXPECT_EQ(r.warmup.calls, 5u);
+  EXPECT_EQ(r.warmup.elapsed, std::chrono::nanoseconds(5'000'035));
+  EXPECT_EQ(r.warmup.reference_best, 1u);  // an empty loop is one clock step
+  EXPECT_EQ(calls, 1 + 5 + 2);             // the first call, the warmup, the prepared samples
+}
+
+TEST(RunWorkload, ARealtimeSamplerPausesEveryMaxHoldOfTheSamplingClock) {
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = testing::make_workload("w", [&] { clock.advance(300'000); });  // 0.3 ms
+  run_options options = exact_options(10);
+  options.baseline = false;
+  options.priority = platform::priority_level::realtime;
+  options.realtime_pause = std::chrono::nanoseconds(0);  // the pause is counted, not slept
+  // Ten samples of 0.3 ms (and a few reads): the hold passes 1 ms after samples 4 and 8, and
+  // 2 ms after sample 7.
+  for (const auto& [max_hold, pauses] :
+       {std::pair{std::chrono::milliseconds(1), 2u}, std::pair{std::chrono::milliseconds(2), 1u},
+        std::pair{std::chrono::milliseconds(4), 0u}}) {
+    SCOPED_TRACE(max_hold.count());
+    options.max_hold = max_hold;
+    const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+    ASSERT_TRUE(r.prepared);
+    EXPECT_EQ(r.prepared->values.size(), 10u);
+    EXPECT_EQ(r.prepared->realtime_pauses, pauses);
+  }
+  // Only a real-time sampler pauses.
+  options.max_hold = std::chrono::milliseconds(1);
+  options.priority = platform::priority_level::high;
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  ASSERT_TRUE(r.prepared);
+  EXPECT_EQ(r.prepared->realtime_pauses, 0u);
 }
 
 TEST(RunWorkload, RestoresWhenTheWorkloadThrows) {

@@ -266,8 +266,13 @@ TEST(RunnerFloor, TheWarmupReadsTheHostsSpeedToo) {
   auto w = testing::make_workload("w", [&] { s(); });
   run_options o = block_options(10);
   o.warmup = std::chrono::milliseconds(5);
+  o.tuning.reference_interval = std::chrono::microseconds(0);  // a reference run after each call
   const auto r = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
-  EXPECT_GT(r.warmup.calls, 0u);
+  // A warmup call is its 100 us and seven reads of 1 us (the sample's two, whether the reference
+  // loop is due, the loop's two, when it is next due, the time): 107 us. The 47th call passes
+  // 5 ms (46 end at 4.922 ms).
+  EXPECT_EQ(r.warmup.calls, 47u);
+  EXPECT_EQ(r.warmup.elapsed, std::chrono::microseconds(47 * 107));
   EXPECT_EQ(r.warmup.reference_best, kStep);  // a reference run is one clock step here
 }
 

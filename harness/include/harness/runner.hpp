@@ -239,7 +239,7 @@ struct phase_result {
 
 struct warmup_result {
   std::chrono::nanoseconds requested{0};
-  std::chrono::nanoseconds elapsed{0};  // steady_clock time the warmup loop ran
+  std::chrono::nanoseconds elapsed{0};  // time the warmup loop ran, on the sampling clock
   std::uint64_t calls = 0;
   // Fastest reference-loop run between the warmup's calls (about once per reference_interval),
   // ticks; 0 when none ran. The floor's speed check counts it: the longer the run has watched the

@@ -196,6 +196,9 @@ machine real_machine() {
   m.measure_clock = [](const clock_source& clock) { return measure_clock_facts(clock); };
   m.calibration = [] { return tsc_calibration(); };
   m.doctor = [](const doctor::doctor_options& options) { return doctor::run_doctor(options); };
+  m.tree_doctor = [](const doctor::doctor_options& options) {
+    return doctor::run_tree_doctor(options);
+  };
   m.context = [](std::optional<doctor::doctor_summary> summary) {
     return collect_run_context(std::move(summary));
   };

@@ -36,9 +36,9 @@ inline constexpr int exit_binary_failed = 5;
 inline constexpr int exit_sigint = 130;
 inline constexpr int exit_sigterm = 143;
 
-// What `harness run` takes from the machine it runs on. run_cli() uses the real one
-// (real_machine()); tests give fakes, so a run goes from the command line to the report on a fake
-// OS and a fake clock, deterministic and fast.
+// What `harness run` and `harness doctor` take from the machine they run on. run_cli() uses the
+// real one (real_machine()); tests give fakes, so a run goes from the command line to the report
+// on a fake OS and a fake clock, deterministic and fast.
 struct machine {
   std::function<std::unique_ptr<platform::os_interface>()> os;
   // The clock named on the command line (throws usage_error when there is none such), or the
@@ -48,7 +48,10 @@ struct machine {
   std::function<harness::clock_facts(const clock_source&)> measure_clock;
   // The TSC calibration the clock's rate came from, if any.
   std::function<std::optional<clock_calibration>()> calibration;
+  // The platform's checks (doctor::run_doctor), and the Linux checks over the tree below
+  // options.root that `doctor --root` asks for (doctor::run_tree_doctor).
   std::function<doctor::doctor_report(const doctor::doctor_options&)> doctor;
+  std::function<doctor::doctor_report(const doctor::doctor_options&)> tree_doctor;
   std::function<run_context(std::optional<doctor::doctor_summary>)> context;
   std::function<const workload_registry&()> workloads;
 };

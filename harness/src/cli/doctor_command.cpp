@@ -77,8 +77,8 @@ void add_doctor_command(CLI::App& root, context& ctx) {
       if (flags->cpu_option->count() > 0) options.cpu = flags->cpu;
       const auto report = [&] {
         try {
-          return flags->root_option->count() > 0 ? doctor::run_tree_doctor(options)
-                                                 : doctor::run_doctor(options);
+          return flags->root_option->count() > 0 ? ctx.host.tree_doctor(options)
+                                                 : ctx.host.doctor(options);
         } catch (const std::invalid_argument& e) {
           // Only --cpu reaches the doctor unchecked: the edge turns its refusal into a usage
           // error.

@@ -1,5 +1,5 @@
-// The registry of clock sources: the platform's sources plus the std::chrono clocks, built once
-// on first use (the TSC calibration runs then), and lookup by name.
+// The registry of clock sources: the platform's sources plus the std::chrono clocks, and lookup
+// by name; the process's own is built once, on first use (the TSC calibration runs then).
 #include <fmt/format.h>
 
 #include <memory>
@@ -14,24 +14,6 @@
 namespace harness {
 
 namespace {
-
-struct registry {
-  std::vector<std::unique_ptr<clock_source>> owned;
-  std::vector<const clock_source*> view;
-};
-
-const registry& the_registry() {
-  static const registry built = [] {
-    registry r;
-    r.owned = clocks::make_platform_clocks();
-    for (auto& source : clocks::make_chrono_clocks())
-      r.owned.push_back(std::move(source));
-    for (const auto& source : r.owned)
-      r.view.push_back(source.get());
-    return r;
-  }();
-  return built;
-}
 
 std::string available_names(std::span<const clock_source* const> sources) {
   std::vector<std::string_view> names;
@@ -55,15 +37,44 @@ std::string_view to_string(clock_kind kind) noexcept {
   return "unknown";
 }
 
-std::span<const clock_source* const> all_clocks() {
-  return the_registry().view;
+clocks::clock_registry::clock_registry(const tsc_inputs& tsc) : features_(tsc.features) {
+  owned_ = make_platform_clocks(tsc);
+  for (auto& source : make_chrono_clocks())
+    owned_.push_back(std::move(source));
+  for (const auto& source : owned_)
+    view_.push_back(source.get());
 }
 
-const clock_source* find_clock(std::string_view name) {
-  for (const clock_source* source : all_clocks()) {
+const clock_source* clocks::clock_registry::find(std::string_view name) const {
+  for (const clock_source* source : view_) {
     if (source->name() == name) return source;
   }
   return nullptr;
+}
+
+const clock_source& clocks::clock_registry::resolve(std::string_view name) const {
+  return resolve_clock_in(view_, name);
+}
+
+std::optional<clock_calibration> clocks::clock_registry::tsc_calibration() const {
+  for (const clock_source* source : view_) {
+    const auto* tsc = dynamic_cast<const tsc_clock_base*>(source);
+    if (tsc != nullptr && tsc->calibration() != nullptr) return *tsc->calibration();
+  }
+  return std::nullopt;
+}
+
+const clocks::clock_registry& clocks::process_registry() {
+  static const clock_registry built(real_tsc_inputs());
+  return built;
+}
+
+std::span<const clock_source* const> all_clocks() {
+  return clocks::process_registry().all();
+}
+
+const clock_source* find_clock(std::string_view name) {
+  return clocks::process_registry().find(name);
 }
 
 const clock_source& clocks::resolve_clock_in(std::span<const clock_source* const> sources,
@@ -84,15 +95,11 @@ const clock_source& clocks::resolve_clock_in(std::span<const clock_source* const
 }
 
 const clock_source& resolve_clock(std::string_view name) {
-  return clocks::resolve_clock_in(all_clocks(), name);
+  return clocks::process_registry().resolve(name);
 }
 
 std::optional<clock_calibration> tsc_calibration() {
-  for (const clock_source* source : all_clocks()) {
-    const auto* tsc = dynamic_cast<const clocks::tsc_clock_base*>(source);
-    if (tsc != nullptr && tsc->calibration() != nullptr) return *tsc->calibration();
-  }
-  return std::nullopt;
+  return clocks::process_registry().tsc_calibration();
 }
 
 }  // namespace harness

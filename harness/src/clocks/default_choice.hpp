@@ -56,4 +56,18 @@ default_choice choose_default(std::span<const default_candidate> candidates);
 std::vector<default_candidate> probe_default_candidates(
     std::span<const clock_source* const> sources);
 
+class clock_registry;
+
+// The default clock and why: default_clock() and default_clock_reason().
+struct default_pick {
+  const clock_source* source = nullptr;
+  std::string reason;
+};
+
+// The default among `registry`'s sources given their candidates (probed over registry.all(), or
+// made up by a test): the rule's choice, else steady_clock; a TSC source's reason adds how it
+// reads and how it was calibrated.
+default_pick pick_default(const clock_registry& registry,
+                          std::span<const default_candidate> candidates);
+
 }  // namespace harness::clocks

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "clocks/clock_lookup.hpp"
 #include "clocks/default_choice.hpp"
 #include "clocks/tsc.hpp"
 #include "harness/clock_survey.hpp"
@@ -103,44 +104,44 @@ std::vector<default_candidate> probe_default_candidates(
   return candidates;
 }
 
+default_pick pick_default(const clock_registry& registry,
+                          std::span<const default_candidate> candidates) {
+  default_pick pick;
+  const default_choice choice = choose_default(candidates);
+  if (choice.index) {
+    pick.source = candidates[*choice.index].source;
+    pick.reason = choice.reason;
+  } else {
+    // steady_clock exists everywhere; it is the portable answer when nothing qualifies.
+    pick.source = registry.find("steady_clock");
+    pick.reason = choice.reason + "; falling back to steady_clock";
+  }
+  const std::string note = tsc_ordering_note(pick.source->name(), registry.features());
+  if (!note.empty()) pick.reason += "; " + note;
+  if (const auto calibration = registry.tsc_calibration();
+      calibration && dynamic_cast<const tsc_clock_base*>(pick.source) != nullptr) {
+    pick.reason += fmt::format(
+        "; TSC rate {:.6f} MHz calibrated against {} in {:.1f} ms ({} rounds, error within "
+        "{:.1f} ppm{})",
+        calibration->ticks_per_second / 1e6, calibration->reference,
+        calibration->duration_seconds * 1e3, calibration->rounds, calibration->error_ppm,
+        calibration->converged ? "" : ", not converged within the time limit");
+  }
+  return pick;
+}
+
 }  // namespace harness::clocks
 
 namespace harness {
 
 namespace {
 
-struct default_state {
-  const clock_source* source = nullptr;
-  std::string reason;
-};
-
-const default_state& the_default() {
-  static const default_state state = [] {
-    default_state s;
-    const auto candidates = clocks::probe_default_candidates(all_clocks());
-    const clocks::default_choice choice = clocks::choose_default(candidates);
-    if (choice.index) {
-      s.source = candidates[*choice.index].source;
-      s.reason = choice.reason;
-    } else {
-      // steady_clock exists everywhere; it is the portable answer when nothing qualifies.
-      s.source = find_clock("steady_clock");
-      s.reason = choice.reason + "; falling back to steady_clock";
-    }
-    const std::string note = clocks::tsc_ordering_note(s.source->name());
-    if (!note.empty()) s.reason += "; " + note;
-    if (const auto calibration = tsc_calibration();
-        calibration && dynamic_cast<const clocks::tsc_clock_base*>(s.source) != nullptr) {
-      s.reason += fmt::format(
-          "; TSC rate {:.6f} MHz calibrated against {} in {:.1f} ms ({} rounds, error within "
-          "{:.1f} ppm{})",
-          calibration->ticks_per_second / 1e6, calibration->reference,
-          calibration->duration_seconds * 1e3, calibration->rounds, calibration->error_ppm,
-          calibration->converged ? "" : ", not converged within the time limit");
-    }
-    return s;
+const clocks::default_pick& the_default() {
+  static const clocks::default_pick pick = [] {
+    const clocks::clock_registry& registry = clocks::process_registry();
+    return clocks::pick_default(registry, clocks::probe_default_candidates(registry.all()));
   }();
-  return state;
+  return pick;
 }
 
 }  // namespace

@@ -129,11 +129,11 @@ std::uint64_t monotonic_raw_ns() {
 
 }  // namespace
 
-std::vector<std::unique_ptr<clock_source>> make_platform_clocks() {
+std::vector<std::unique_ptr<clock_source>> make_platform_clocks(const tsc_inputs& tsc) {
   // The TSC is calibrated against CLOCK_MONOTONIC_RAW because NTP does not slew it: a slewed
   // reference can be off by up to 500 ppm, fifty times the calibration's tolerance.
   std::vector<std::unique_ptr<clock_source>> clocks =
-      make_tsc_clocks(monotonic_raw_ns, "CLOCK_MONOTONIC_RAW");
+      make_tsc_clocks(tsc, monotonic_raw_ns, "CLOCK_MONOTONIC_RAW");
   const auto add_posix = [&](clockid_t id, std::string_view name, std::string_view description,
                              clock_kind kind, bool monotonic) {
     clocks.push_back(std::make_unique<posix_clock>(id, name, description, kind, monotonic));

@@ -48,9 +48,12 @@ class basic_clock : public clock_source {
   std::string unavailable_reason_;
 };
 
+struct tsc_inputs;
+
 // This platform's sources in a stable order, cheapest and finest first (the order breaks ties
-// when the default clock is chosen): TSC sources first (see tsc.hpp), then the OS clocks.
-std::vector<std::unique_ptr<clock_source>> make_platform_clocks();
+// when the default clock is chosen): TSC sources first, made from `tsc` (see tsc.hpp), then the
+// OS clocks.
+std::vector<std::unique_ptr<clock_source>> make_platform_clocks(const tsc_inputs& tsc);
 
 // std::chrono::steady_clock, system_clock and high_resolution_clock (chrono_clocks.cpp).
 std::vector<std::unique_ptr<clock_source>> make_chrono_clocks();

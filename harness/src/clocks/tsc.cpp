@@ -265,9 +265,16 @@ class tsc_clock final : public tsc_clock_base {
 
 }  // namespace
 
-std::vector<std::unique_ptr<clock_source>> make_tsc_clocks(const tick_reader& read_reference_ns,
+tsc_inputs real_tsc_inputs() {
+  return {features(), [](const tick_reader& read_reference_ns) {
+            return calibrate_tsc([] { return read_tsc_ordered(); }, read_reference_ns);
+          }};
+}
+
+std::vector<std::unique_ptr<clock_source>> make_tsc_clocks(const tsc_inputs& inputs,
+                                                           const tick_reader& read_reference_ns,
                                                            std::string_view reference_name) {
-  const tsc_features& f = features();
+  const tsc_features& f = inputs.features;
   std::string reason;
   if (!f.x86_64) {
     reason = "not an x86-64 CPU";
@@ -278,8 +285,7 @@ std::vector<std::unique_ptr<clock_source>> make_tsc_clocks(const tick_reader& re
   }
   std::shared_ptr<clock_calibration> calibration;
   if (reason.empty()) {
-    calibration = std::make_shared<clock_calibration>(
-        calibrate_tsc([] { return read_tsc_ordered(); }, read_reference_ns));
+    calibration = std::make_shared<clock_calibration>(inputs.calibrate(read_reference_ns));
     calibration->source = "rdtsc";
     calibration->reference = std::string(reference_name);
     if (calibration->ticks_per_second <= 0) {
@@ -299,8 +305,7 @@ std::vector<std::unique_ptr<clock_source>> make_tsc_clocks(const tick_reader& re
   return clocks;
 }
 
-std::string tsc_ordering_note(std::string_view name) {
-  const tsc_features& f = features();
+std::string tsc_ordering_note(std::string_view name, const tsc_features& f) {
   std::string note;
   if (name == "lfence_rdtsc") {
     note = fmt::format(

@@ -93,12 +93,28 @@ class tsc_clock_base : public clock_source {
   std::string unavailable_reason_;
 };
 
+// What the TSC sources are made from: what cpuid says, and the calibration against the
+// platform's monotonic reference. The registry is built from the real ones (real_tsc_inputs());
+// tests give made-up features and a calibration that returns set figures, so what they check
+// does not depend on the TSC of the machine they run on.
+struct tsc_inputs {
+  tsc_features features;
+  // Calibrates the TSC against `read_reference_ns`; called once, and only when `features` say
+  // the TSC is invariant.
+  std::function<clock_calibration(const tick_reader& read_reference_ns)> calibrate;
+};
+
+// This CPU's features, and calibrate_tsc() over read_tsc_ordered().
+tsc_inputs real_tsc_inputs();
+
 // The rdtsc, rdtscp and lfence_rdtsc sources, in that order, calibrated once against the
 // platform's monotonic reference (named `reference_name`) when the TSC is invariant.
-std::vector<std::unique_ptr<clock_source>> make_tsc_clocks(const tick_reader& read_reference_ns,
+std::vector<std::unique_ptr<clock_source>> make_tsc_clocks(const tsc_inputs& inputs,
+                                                           const tick_reader& read_reference_ns,
                                                            std::string_view reference_name);
 
-// Why the default sampling clock, when it is a TSC source named `name`, reads the way it does.
-std::string tsc_ordering_note(std::string_view name);
+// Why the default sampling clock, when it is a TSC source named `name`, reads the way it does on
+// a CPU with these features.
+std::string tsc_ordering_note(std::string_view name, const tsc_features& features);
 
 }  // namespace harness::clocks

@@ -291,10 +291,10 @@ std::uint64_t qpc_ns() {
 
 }  // namespace
 
-std::vector<std::unique_ptr<clock_source>> make_platform_clocks() {
+std::vector<std::unique_ptr<clock_source>> make_platform_clocks(const tsc_inputs& tsc) {
   // QPC is the reference Windows documents for measuring intervals; it is never adjusted.
   std::vector<std::unique_ptr<clock_source>> clocks =
-      make_tsc_clocks(qpc_ns, "QueryPerformanceCounter");
+      make_tsc_clocks(tsc, qpc_ns, "QueryPerformanceCounter");
   double tsc_rate = 0;
   for (const auto& source : clocks) {
     if (source->available()) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "experiment/sampler.hpp"
+#include "harness/log.hpp"
 #include "harness/statistics.hpp"
 
 namespace harness::detail {
@@ -28,30 +29,33 @@ void rethrow_as_workload_threw(bool making_input) {
 namespace {
 
 // Pauses a real-time sampler once it has held the CPU for max_hold, so it never starves the
-// system (the kernel's RT throttling would otherwise step in after 950 ms of every second).
+// system (the kernel's RT throttling would otherwise step in after 950 ms of every second). The
+// hold is measured on the sampling clock, as every other length of the sampler is: a test's fake
+// clock then decides when it pauses, and a CPU-time clock counts exactly the time it held the CPU.
 class hold_guard {
  public:
-  hold_guard(const run_options& options, bool active)
+  hold_guard(const run_options& options, const clock_source& clock, bool active)
       : active_(active && options.priority == platform::priority_level::realtime),
-        max_hold_(options.max_hold),
+        clock_(clock),
+        max_hold_(seconds_to_ticks(options.max_hold, clock)),
         pause_(options.realtime_pause),
-        since_(std::chrono::steady_clock::now()) {}
+        since_(active_ ? clock.now() : 0) {}
 
   // Called between samples; returns true when it paused.
   bool between_samples() {
     if (!active_) return false;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - since_ < max_hold_) return false;
+    if (clock_.now() - since_ < max_hold_) return false;
     std::this_thread::sleep_for(pause_);
-    since_ = std::chrono::steady_clock::now();
+    since_ = clock_.now();
     return true;
   }
 
  private:
   bool active_;
-  std::chrono::nanoseconds max_hold_;
+  const clock_source& clock_;
+  std::uint64_t max_hold_;
   std::chrono::nanoseconds pause_;
-  std::chrono::steady_clock::time_point since_;
+  std::uint64_t since_;
 };
 
 // A reference run and where it ran: before the sample with this index.
@@ -182,7 +186,7 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
   const std::uint64_t max_ticks = seconds_to_ticks(options.max_time, clock);
   const std::uint64_t gap_ticks = seconds_to_ticks(
       plan.kind == phase_kind::baseline ? tuning.baseline_block_gap : tuning.block_gap, clock);
-  hold_guard hold(options, plan.kind == phase_kind::prepared);
+  hold_guard hold(options, clock, plan.kind == phase_kind::prepared);
   const std::uint64_t begin = clock.now();
   progress_pacer pacer(options, clock, begin);
   sampling_progress update{
@@ -267,6 +271,10 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
         phase.context_switch.push_back(*os.involuntary_switches() != switches_before);
       phase.values.push_back((static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
                              static_cast<double>(plan.batch));
+      // A mark that sampling is under way (the stage's announcement comes before it): a signal
+      // sent after it interrupts the samples, which the end-to-end test relies on.
+      if (phase.values.size() == 1)
+        logger().debug("{}: {}: sample 1 taken", workload.name, stage_name(plan.kind));
       phase.realtime_pauses += hold.between_samples() ? 1 : 0;
       if (pacer.active()) {
         sampling_progress now = update;
@@ -327,23 +335,24 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
   return phase;
 }
 
-// The workload through timed_sample until the warmup's time has passed (sampler.hpp).
+// The workload through timed_sample until the warmup's time has passed on the sampling clock
+// (sampler.hpp).
 warmup_result warm_up(const live_workload& workload, std::uint64_t batch,
                       const run_options& options, const clock_source& clock) {
   warmup_result result;
   result.requested = options.warmup;
   if (options.warmup.count() == 0) return result;
-  hold_guard hold(options, true);
-  progress_pacer pacer(options, clock, clock.now());
+  hold_guard hold(options, clock, true);
+  const std::uint64_t begin = clock.now();
+  progress_pacer pacer(options, clock, begin);
   sampling_progress update{.workload = workload.name,
                            .stage = "warmup",
                            .budget_seconds = std::chrono::duration<double>(options.warmup).count()};
-  const auto begin = std::chrono::steady_clock::now();
-  const auto deadline = begin + options.warmup;
+  const std::uint64_t length = seconds_to_ticks(options.warmup, clock);
   const std::uint64_t reference_every = seconds_to_ticks(options.tuning.reference_interval, clock);
-  std::uint64_t next_reference = clock.now();
+  std::uint64_t next_reference = begin;
   std::uint64_t iterations = 0;
-  auto now = begin;
+  std::uint64_t now = begin;
   do {
     try {
       (void)timed_sample(workload.session, clock, batch, iterations);
@@ -362,9 +371,10 @@ warmup_result warm_up(const live_workload& workload, std::uint64_t batch,
       update.done = result.calls / batch;
       pacer.maybe_report(update);
     }
-    now = std::chrono::steady_clock::now();
-  } while (now < deadline && stop_signal() == 0);
-  result.elapsed = now - begin;
+    now = clock.now();
+  } while (now - begin < length && stop_signal() == 0);
+  result.elapsed = std::chrono::round<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(clock.to_seconds(now - begin)));
   return result;
 }
 

@@ -112,7 +112,8 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
                           platform::os_interface& os);
 
 // Warms up with the very call that samples ("use the same mechanisms for warming up as for
-// running"), until `options.warmup` of steady_clock time has passed.
+// running"), until `options.warmup` has passed on the sampling clock (as max_time and the block
+// gaps are measured: a test's fake clock decides how many calls it makes).
 warmup_result warm_up(const live_workload& workload, std::uint64_t batch,
                       const run_options& options, const clock_source& clock);
 
