@@ -95,7 +95,7 @@ void refuse_repeats_and_extras(CLI::App& root, const std::string& program) {
     if (app == &root) {
       throw usage_error(
           fmt::format("unexpected argument '{}': give options, after at most one command (run, "
-                      "list, clocks, doctor, compare, report, gbench); see {} --help",
+                      "list, clocks, doctor, compare, report, gbench, ab); see {} --help",
                       first, program));
     }
     throw usage_error(
@@ -228,6 +228,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_compare_command(app, ctx);
   add_report_command(app, ctx);
   add_gbench_command(app, ctx);
+  add_ab_command(app, ctx);
   prepare_for_our_words(app);
 
   try {

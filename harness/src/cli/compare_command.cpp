@@ -18,33 +18,17 @@
 #include "cli.hpp"
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
+#include "run_flags.hpp"
 
 namespace harness::cli {
 namespace {
 
 // "2%" -> 0.02. The percent sign is required: a bare "0.02" could mean 2% or 0.02%.
 double parse_threshold(const std::string& text) {
-  std::string_view digits = text;
-  const bool percent_sign = !digits.empty() && digits.back() == '%';
-  if (percent_sign) digits.remove_suffix(1);
-  double percent = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), percent);
-  const bool number = !digits.empty() && ec == std::errc{} &&
-                      end == digits.data() + digits.size() && std::isfinite(percent);
-  if (number && !percent_sign && percent >= 0) {
-    throw usage_error(fmt::format(
-        "--threshold: invalid value '{}': give a percentage with its percent sign: {}% for {} "
-        "percent, or {:g}% for the fraction {}",
-        text, text, text, percent * 100, text));
-  }
-  if (!number || !percent_sign || percent < 0) {
-    throw usage_error(fmt::format(
-        "--threshold: invalid value '{}': expected a percentage of 0 or more with its percent "
-        "sign, such as 2% or 0.5% (B's min that much above A's); 0% (the default) gates on any "
-        "slower outcome",
-        text));
-  }
-  return percent / 100;
+  return parse_percentage(text, "--threshold", true,
+                          "a percentage of 0 or more with its percent sign, such as 2% or 0.5% "
+                          "(B's min that much above A's); 0% (the default) gates on any slower "
+                          "outcome");
 }
 
 std::string sources(const std::vector<compare::run_file>& runs) {

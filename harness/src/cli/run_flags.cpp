@@ -7,13 +7,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "cli.hpp"
 #include "harness/duration.hpp"
 #include "harness/errors.hpp"
 
 namespace harness::cli {
-namespace {
 
 std::uint64_t parse_positive(const std::string& text, std::string_view option,
                              std::string_view accepted) {
@@ -24,6 +24,8 @@ std::uint64_t parse_positive(const std::string& text, std::string_view option,
   }
   return static_cast<std::uint64_t>(n);
 }
+
+namespace {
 
 // "0.1%" or "0.1" (percent either way) -> 0.001.
 double parse_target(const std::string& text) {
@@ -41,6 +43,30 @@ double parse_target(const std::string& text) {
   return percent / 100;
 }
 
+}  // namespace
+
+double parse_percentage(const std::string& text, std::string_view option, bool zero_allowed,
+                        std::string_view expected) {
+  std::string_view digits = text;
+  const bool percent_sign = !digits.empty() && digits.back() == '%';
+  if (percent_sign) digits.remove_suffix(1);
+  double percent = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), percent);
+  const bool number = !digits.empty() && ec == std::errc{} &&
+                      end == digits.data() + digits.size() && std::isfinite(percent);
+  const bool in_range = zero_allowed ? percent >= 0 : percent > 0;
+  if (number && !percent_sign && in_range) {
+    throw usage_error(fmt::format(
+        "{}: invalid value '{}': give a percentage with its percent sign: {}% for {} percent, or "
+        "{:g}% for the fraction {}",
+        option, text, text, text, percent * 100, text));
+  }
+  if (!number || !percent_sign || !in_range) {
+    throw usage_error(fmt::format("{}: invalid value '{}': expected {}", option, text, expected));
+  }
+  return percent / 100;
+}
+
 platform::priority_level parse_priority(const std::string& text) {
   if (text == "normal") return platform::priority_level::normal;
   if (text == "high") return platform::priority_level::high;
@@ -48,8 +74,6 @@ platform::priority_level parse_priority(const std::string& text) {
   throw usage_error(
       fmt::format("--priority: invalid value '{}': expected normal, high or realtime", text));
 }
-
-}  // namespace
 
 void check_cpu(const run_flags& flags, const platform::cpu_list& allowed) {
   if (flags.no_pin && flags.cpu_option->count() > 0) {
@@ -64,9 +88,6 @@ void check_cpu(const run_flags& flags, const platform::cpu_list& allowed) {
   }
 }
 
-namespace {
-
-// A duration that must be more than zero; `why` says what zero would mean.
 std::chrono::nanoseconds positive_duration(const std::string& text, std::string_view option,
                                            std::string_view why) {
   const std::chrono::nanoseconds d = parse_duration(text, option);
@@ -74,6 +95,8 @@ std::chrono::nanoseconds positive_duration(const std::string& text, std::string_
     throw usage_error(fmt::format("{}: invalid value '{}': {}", option, text, why));
   return d;
 }
+
+namespace {
 
 bool given(const CLI::Option* option) {
   return option != nullptr && option->count() > 0;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/platform.hpp"
@@ -58,6 +59,19 @@ inline constexpr std::size_t kMaxListedSamples = 100;
 // never confirmed, 1.8 s when the planned blocks confirm it; docs/benchmarks.md).
 inline constexpr std::chrono::seconds kAutoMaxTime{10};
 inline constexpr std::chrono::milliseconds kConfirmMaxTime{500};
+
+// What several commands' options share: a positive integer (`accepted` says what is, in the
+// error), a duration above zero (`why` says what zero would mean), a priority level (normal, high,
+// realtime). Each throws usage_error naming the option and the bad value.
+std::uint64_t parse_positive(const std::string& text, std::string_view option,
+                             std::string_view accepted);
+std::chrono::nanoseconds positive_duration(const std::string& text, std::string_view option,
+                                           std::string_view why);
+platform::priority_level parse_priority(const std::string& text);
+// A percentage with its percent sign ("0.5%" -> 0.005; a bare "0.5" could mean 0.5% or 50%),
+// above 0, or 0 or more when `zero_allowed`; `expected` says what is accepted, in the error.
+double parse_percentage(const std::string& text, std::string_view option, bool zero_allowed,
+                        std::string_view expected);
 
 // Registers every option of `run` on `app`, writing into `flags`.
 void add_run_options(CLI::App& app, run_flags& flags);

@@ -12,13 +12,13 @@
 namespace harness::compare {
 namespace {
 
-using json = nlohmann::ordered_json;
+using ordered = nlohmann::ordered_json;
 
 // The document's own schema: a change that drops or renames a field raises it.
 constexpr int kCompareSchemaVersion = 1;
 
-json optional_number(const std::optional<double>& v) {
-  return v ? json(*v) : json(nullptr);
+ordered optional_number(const std::optional<double>& v) {
+  return v ? ordered(*v) : ordered(nullptr);
 }
 
 // A stable name for scripts; to_string() is the people's wording.
@@ -36,22 +36,22 @@ const char* outcome_id(outcome o) {
   return "not_compared";
 }
 
-json reports_json(const std::vector<run_file>& runs) {
-  json list = json::array();
+ordered reports_json(const std::vector<run_file>& runs) {
+  ordered list = ordered::array();
   for (const run_file& r : runs)
     list.push_back({{"source", r.source}, {"date", r.date}, {"clock", r.clock}});
   return list;
 }
 
-json side_json(const side_result& s) {
+ordered side_json(const side_result& s) {
   return {{"reports", s.reports},
           {"unconfirmed", s.unconfirmed},
           {"fewest_samples", s.fewest_samples},
           {"min", optional_number(s.min)},
           {"lowest_min", optional_number(s.lowest_min)},
           {"highest_min", optional_number(s.highest_min)},
-          {"floor",
-           s.floor ? json{{"lower", s.floor->lower}, {"upper", s.floor->upper}} : json(nullptr)},
+          {"floor", s.floor ? ordered{{"lower", s.floor->lower}, {"upper", s.floor->upper}}
+                            : ordered(nullptr)},
           {"step", s.step},
           {"notes", s.notes}};
 }
@@ -60,7 +60,7 @@ json side_json(const side_result& s) {
 
 void write_json(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
                 const std::vector<run_file>& b, const gate_result& gate, int exit_code) {
-  json workloads = json::array();
+  ordered workloads = ordered::array();
   for (const workload_comparison& w : c.workloads) {
     workloads.push_back({{"name", w.name},
                          {"a", side_json(w.a)},
@@ -75,29 +75,29 @@ void write_json(std::ostream& out, const comparison& c, const std::vector<run_fi
                          {"verdict", std::string(to_string(w.result))},
                          {"reason", w.reason}});
   }
-  json not_compared = json::array();
+  ordered not_compared = ordered::array();
   for (const not_compared_workload& w : c.not_compared)
     not_compared.push_back({{"name", w.name}, {"reason", w.reason}});
-  const json document = {{"harness_compare", {{"schema_version", kCompareSchemaVersion}}},
-                         {"a", reports_json(a)},
-                         {"b", reports_json(b)},
-                         {"same_clock", c.same_clock},
-                         {"unit", c.unit},
-                         {"workloads", workloads},
-                         {"not_compared", not_compared},
-                         {"only_in_a", c.only_in_a},
-                         {"only_in_b", c.only_in_b},
-                         {"references",
-                          {{"a", optional_number(c.a_reference)},
-                           {"b", optional_number(c.b_reference)},
-                           {"slowdown_factor", c.slowdown_factor}}},
-                         {"host_speed_differs", c.host_speed_differs},
-                         {"gate",
-                          {{"threshold_percent", gate.threshold * 100},
-                           {"slower", gate.slower},
-                           {"exit_code", exit_code}}}};
+  const ordered document = {{"harness_compare", {{"schema_version", kCompareSchemaVersion}}},
+                            {"a", reports_json(a)},
+                            {"b", reports_json(b)},
+                            {"same_clock", c.same_clock},
+                            {"unit", c.unit},
+                            {"workloads", workloads},
+                            {"not_compared", not_compared},
+                            {"only_in_a", c.only_in_a},
+                            {"only_in_b", c.only_in_b},
+                            {"references",
+                             {{"a", optional_number(c.a_reference)},
+                              {"b", optional_number(c.b_reference)},
+                              {"slowdown_factor", c.slowdown_factor}}},
+                            {"host_speed_differs", c.host_speed_differs},
+                            {"gate",
+                             {{"threshold_percent", gate.threshold * 100},
+                              {"slower", gate.slower},
+                              {"exit_code", exit_code}}}};
   // A source or a reason may hold bytes that are not UTF-8 (a file name, a workload's error).
-  out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+  out << document.dump(2, ' ', false, ordered::error_handler_t::replace) << '\n';
 }
 
 }  // namespace harness::compare

@@ -271,6 +271,8 @@ std::string_view to_string(page_kind kind) noexcept {
       return "compare";
     case page_kind::clocks:
       return "clocks";
+    case page_kind::ab:
+      return "ab";
   }
   return "run";
 }

@@ -18,7 +18,7 @@
 
 namespace harness::html {
 
-enum class page_kind { run, compare, clocks };
+enum class page_kind { run, compare, clocks, ab };
 std::string_view to_string(page_kind kind) noexcept;
 
 // The page: `title` (escaped) in <title> and the heading; `data` is what the script draws.

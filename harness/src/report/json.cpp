@@ -55,25 +55,6 @@ json steps_json(const std::vector<platform::step_result>& steps, bool applied) {
   return list;
 }
 
-json context_json(const run_context& c) {
-  json caches = json::array();
-  for (const auto& cache : c.caches) {
-    caches.push_back({{"type", cache.type},
-                      {"level", cache.level},
-                      {"size", cache.size},
-                      {"num_sharing", cache.num_sharing}});
-  }
-  return {{"date", c.date},
-          {"host_name", c.host_name},
-          {"executable", c.executable},
-          {"num_cpus", c.num_cpus},
-          {"mhz_per_cpu", c.mhz_per_cpu},
-          {"cpu_scaling_enabled", c.cpu_scaling_enabled},
-          {"caches", caches},
-          {"load_avg", c.load_avg},
-          {"library_build_type", c.library_build_type}};
-}
-
 json floor_json(const floor_check& f) {
   json minimums = json::array();
   for (const double m : f.block_minimums)
@@ -413,5 +394,28 @@ void write_json_report(std::ostream& out, const report_model& model) {
   }
   out << (first ? "[]" : "\n  ]") << "\n}\n";
 }
+
+namespace report_detail {
+
+nlohmann::ordered_json context_json(const run_context& c) {
+  json caches = json::array();
+  for (const auto& cache : c.caches) {
+    caches.push_back({{"type", cache.type},
+                      {"level", cache.level},
+                      {"size", cache.size},
+                      {"num_sharing", cache.num_sharing}});
+  }
+  return {{"date", c.date},
+          {"host_name", c.host_name},
+          {"executable", c.executable},
+          {"num_cpus", c.num_cpus},
+          {"mhz_per_cpu", c.mhz_per_cpu},
+          {"cpu_scaling_enabled", c.cpu_scaling_enabled},
+          {"caches", caches},
+          {"load_avg", c.load_avg},
+          {"library_build_type", c.library_build_type}};
+}
+
+}  // namespace report_detail
 
 }  // namespace harness

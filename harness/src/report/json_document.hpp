@@ -9,6 +9,7 @@
 
 #include "harness/analysis.hpp"
 #include "harness/clock.hpp"
+#include "harness/run_report.hpp"
 
 namespace harness::report_detail {
 
@@ -16,6 +17,9 @@ namespace harness::report_detail {
 // writer streams the rows into it one by one, and the HTML page draws from the samples itself,
 // thinned. A million rows held as objects at once would take gigabytes.
 nlohmann::ordered_json json_document(const report_model& model);
+
+// Google Benchmark's "context" block of a run's context.
+nlohmann::ordered_json context_json(const run_context& context);
 
 // The TSC calibration as the run report and `harness clocks --json` write it; null when none.
 template <class Json>

@@ -1,0 +1,256 @@
+// `harness ab`: is B faster than A? A and B measured in paired, interleaved rounds on one prepared
+// core, so that what the host does to the speed of the guest falls on both.
+//
+// A round takes the same number of samples of each side, one side after the other, the order
+// alternating (AB, BA, AB...) or drawn per round; it lasts a few milliseconds: long against a
+// sample, short against the host's slow stretches (0.1 s and more, docs/floor.md). Per round, the
+// ratio of B's round minimum to A's, per call; the estimate is the median of those ratios with a
+// distribution-free 95% interval (order statistics), so a slow stretch spoils a round or two, never
+// the answer. The floors of the whole run stand beside it.
+//
+// A side is what takes samples on command (ab_side): a workload of this process (local_side), or
+// a worker process of another build speaking the protocol of docs/ab.md. The rounds, the estimate,
+// the stop rule and the verdict know only that interface, so tests drive them with fake sides and
+// a fake clock. With worker processes, several fresh pairs run one after the other, and the
+// interval is taken over the pairs' estimates (each process has its own pages and layout: Kalibera
+// & Jones, repeat at every level that varies), so a spread between processes widens it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/platform.hpp"
+#include "harness/preparation.hpp"
+
+namespace harness {
+
+// Tuning of the rounds, gathered here; each value says why.
+struct ab_settings {
+  // A round lasts about this long: 4 ms holds several samples of each side of a sub-millisecond
+  // workload, and lies well inside the host's slow stretches (0.1 s and more), so both sides of a
+  // round see the same host.
+  std::chrono::microseconds round_time{4'000};
+  // At most this many samples of each side a round: a round minimum over 64 samples has settled,
+  // and more would only lengthen the round.
+  std::size_t max_samples_per_side = 64;
+  // The interval is checked first after this many rounds (an order-statistic 95% interval of the
+  // median needs 6; 20 keep one early lucky stretch from stopping the run), then every
+  // check_every rounds.
+  std::size_t min_rounds = 20;
+  std::size_t check_every = 10;
+  // The target must be met at this many consecutive checks.
+  std::size_t checks_in_a_row = 2;
+  // A round whose reference-loop run (before and after each side's samples) is this much slower
+  // than the fastest of the run is disturbed, as the sampler's host_slowdown_factor.
+  double slowdown_factor = 1.3;
+  // The reference loop's iterations (speed_probe.hpp's multiply chain, ~1.5 us).
+  std::uint32_t reference_iterations = 1'000;
+  // Empty samples for the timer overhead, as sampler_settings::overhead_samples.
+  std::size_t overhead_samples = 2'000;
+  // A sample lasts at least this many clock steps, as sampler_settings::min_sample_steps.
+  double min_sample_steps = 1'000;
+  // Rounds stop here whatever the interval, so memory stays bounded.
+  std::size_t max_rounds = 1'000'000;
+};
+
+// In which order a round takes its sides.
+enum class ab_order {
+  alternate,  // AB, BA, AB, ...: each side goes first in half the rounds
+  random,     // drawn per round from the seed
+};
+std::string_view to_string(ab_order order) noexcept;
+
+// The schedule: whether round `index` (0-based) takes A first. Random orders come from a
+// splitmix64 stream of `seed`, so a seed repeats its schedule on every platform.
+bool a_goes_first(ab_order order, std::uint64_t seed, std::size_t index) noexcept;
+
+// How far the rounds have got, for a progress line.
+struct ab_progress {
+  std::string_view stage;  // "warmup" or "rounds"
+  std::size_t rounds = 0;
+  double elapsed_seconds = 0;
+  double budget_seconds = 0;
+  std::optional<double> half_width;  // the interval's relative half-width at the last check
+};
+
+struct ab_options {
+  std::chrono::nanoseconds warmup = std::chrono::milliseconds(500);  // rounds run and discarded
+  std::chrono::nanoseconds max_time = std::chrono::seconds(2);       // of the measured rounds
+  // Sampling stops when the interval's half-width, relative to the ratio, is under this at
+  // checks_in_a_row consecutive checks (0.0005: 0.05%).
+  double target = 0.0005;
+  // B and A are the same when the whole interval lies within +-threshold of a ratio of 1.
+  double threshold = 0.005;
+  std::optional<double> fail_if_slower;  // the gate: B slower by more than this, with confidence
+  ab_order order = ab_order::alternate;
+  std::uint64_t seed = 1;
+  std::optional<int> cpu;  // pin here; nullopt: do not pin
+  platform::priority_level priority = platform::priority_level::high;
+  std::optional<std::uint64_t> batch;  // calls per sample; nullopt: calibrated, one for both sides
+  std::optional<std::uint64_t> min_sample_ticks;  // nullopt: min_sample_steps x the clock's step
+  // The wall clock the budgets are kept on (nanoseconds); tests give a fake one. The parent only
+  // keeps time with it: every sample is timed by its side.
+  std::function<std::uint64_t()> now_ns;
+  std::function<void(const ab_progress&)> progress;  // empty: none reported
+  ab_settings tuning;
+};
+
+// What a side says of itself before the rounds.
+struct ab_side_facts {
+  std::string workload;  // display name, "xor_loop/1000000"
+  std::string build;     // "this process", or the worker's binary and fingerprint
+  std::string clock;     // the sampling clock's name
+  double ticks_per_second = 0;
+  std::uint64_t clock_step = 1;           // the clock's step, ticks
+  double granularity = 0;                 // the clock's granularity, ticks (0: not measured)
+  std::uint64_t iterations_per_call = 0;  // what the workload reported; 0: none
+};
+
+// One side's samples of one round.
+struct ab_side_samples {
+  std::vector<std::uint64_t> raw;  // raw ticks of each sample (batch calls between two reads)
+  std::uint64_t reference = 0;     // the slower of the reference runs before and after, ticks
+  std::uint64_t switches = 0;      // involuntary context switches across them; 0: not counted
+};
+
+// A side of the comparison: something that takes samples on command. Each call may throw
+// ab_side_failure (the workload threw, a worker crashed or spoke garbage).
+class ab_side {
+ public:
+  virtual ~ab_side() = default;
+  virtual const ab_side_facts& facts() const = 0;
+  // The timer overhead through the sampling path, ticks (the cheapest of many empty samples).
+  virtual std::uint64_t measure_overhead(std::size_t samples) = 0;
+  // Calls per sample that make a sample last at least `min_ticks` (1 when one call does).
+  virtual std::uint64_t calibrate(std::uint64_t overhead, std::uint64_t min_ticks) = 0;
+  // `count` samples of `batch` calls each, with a reference run before and after them.
+  virtual ab_side_samples sample(std::size_t count, std::uint64_t batch,
+                                 std::uint32_t reference_iterations) = 0;
+};
+
+// A side that failed: which side and why, for the user (exit 1, or 3 when its workload threw).
+class ab_side_failure : public std::runtime_error {
+ public:
+  ab_side_failure(std::string message, bool workload_threw)
+      : std::runtime_error(std::move(message)), workload_threw_(workload_threw) {}
+  bool workload_threw() const noexcept { return workload_threw_; }
+
+ private:
+  bool workload_threw_;
+};
+
+// One round, per call after the timer overhead.
+struct ab_round {
+  bool a_first = true;
+  double a_min = 0;  // A's round minimum per call, ticks
+  double b_min = 0;
+  std::uint64_t reference = 0;  // the slowest reference run of the round, ticks
+  std::uint64_t switches = 0;   // involuntary context switches in the round
+  bool disturbed = false;       // reference over slowdown_factor x the run's fastest, or switches
+  double ratio() const noexcept { return b_min / a_min; }
+};
+
+// The median of ratios with its interval.
+struct ab_interval {
+  double ratio = 1;  // B/A
+  double lower = 1;
+  double upper = 1;
+  double level = 0;       // coverage (at least this, for order statistics)
+  std::size_t count = 0;  // ratios it rests on (rounds, or pairs of processes)
+  std::string_view method;
+
+  // The half-width relative to the ratio: (upper - lower) / 2 / ratio.
+  double relative_half_width() const noexcept { return (upper - lower) / 2 / ratio; }
+};
+
+// What the rounds of one pair of sides give.
+struct ab_estimate {
+  std::optional<ab_interval> rounds;       // every round: the answer (nullopt: fewer than 6 rounds)
+  std::optional<ab_interval> undisturbed;  // the rounds with no disturbed sample
+  std::size_t disturbed = 0;
+  std::optional<double> floor_a;  // the lowest round minimum of each side over the run, per call
+  std::optional<double> floor_b;
+  std::optional<double> floor_ratio() const;  // floor_b / floor_a
+};
+
+// Marks the rounds whose reference run is over `slowdown_factor` x the fastest of them, or that
+// saw a context switch; then the estimate over all of them and over the undisturbed ones. Rounds
+// whose A minimum is not above 0 (a workload no longer than the timer overhead) give no ratio and
+// are left out of both.
+ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_factor);
+
+// Pairs of processes: each pair's median ratio, combined at the level of processes. The point is
+// the geometric mean of the pairs' ratios, the interval Student's t over their logarithms (n - 1
+// degrees of freedom) joined with the pooled rounds' interval (`pooled`), so neither the spread
+// between processes nor the spread within them is hidden. Needs 2 pairs or more.
+std::optional<ab_interval> combine_pairs(std::span<const double> pair_ratios,
+                                         const std::optional<ab_interval>& pooled);
+
+// Whether the rounds may stop: the interval's relative half-width under `target`.
+bool target_met(const ab_interval& interval, double target) noexcept;
+
+enum class ab_verdict {
+  faster,  // the whole interval below 1 - threshold
+  slower,  // the whole interval above 1 + threshold
+  same,    // the whole interval within 1 +- threshold
+  unsure,  // the interval reaches across +-threshold
+};
+struct ab_verdict_names {
+  const char* id;  // "faster": JSON, CSV, --line
+  const char* phrase;
+};
+const ab_verdict_names& names_of(ab_verdict verdict) noexcept;
+
+struct ab_decision {
+  ab_verdict verdict = ab_verdict::unsure;
+  std::string reason;  // the figures that decided, in words
+  // --fail-if-slower: the interval's lower bound lies above 1 + fail_if_slower.
+  bool gate_failed = false;
+};
+ab_decision decide(const ab_interval& interval, double threshold,
+                   std::optional<double> fail_if_slower);
+
+// Why the rounds ended.
+enum class ab_stop { target, max_time, max_rounds, interrupted };
+struct ab_stop_names {
+  const char* id;
+  const char* phrase;
+};
+const ab_stop_names& names_of(ab_stop stop) noexcept;
+
+// One pair of sides, measured: its rounds and what they give.
+struct ab_pair {
+  ab_side_facts a;
+  ab_side_facts b;
+  std::uint64_t batch = 1;  // calls per sample, both sides
+  bool batch_calibrated = false;
+  std::uint64_t min_sample_ticks = 0;
+  std::uint64_t overhead_a = 0;  // ticks subtracted from each raw sample
+  std::uint64_t overhead_b = 0;
+  std::size_t samples_per_side = 1;  // per round
+  std::size_t warmup_rounds = 0;
+  double warmup_seconds = 0;
+  std::vector<ab_round> rounds;
+  ab_estimate estimate;
+  ab_stop stopped_by = ab_stop::max_time;
+  double seconds = 0;  // wall time of the measured rounds
+  std::size_t checks = 0;
+  std::optional<double> last_half_width;  // at the last check
+};
+
+// The rounds between two sides already prepared (pinned and raised by the caller, or by the
+// workers themselves): the timer overhead of each, one batch for both (the larger of the two
+// calibrations, so their per-call figures compare), the warmup rounds, then rounds until the
+// target is met checks_in_a_row times, max_time passes, or a stop is requested (stop_signal()).
+// A sample lasts min_sample_steps of the sides' larger clock step unless options.min_sample_ticks
+// says otherwise. Throws ab_side_failure.
+ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options);
+
+}  // namespace harness

@@ -1,0 +1,191 @@
+// The pure parts of `harness ab`: the schedule, the estimate over rounds and over pairs of
+// processes, the stop rule and the verdict. No clock, no machine: tests give them numbers.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "check.hpp"
+#include "harness/ab.hpp"
+#include "harness/statistics.hpp"
+
+namespace harness {
+
+namespace {
+
+// splitmix64 (Steele, Lea & Flood 2014): one 64-bit state step, the same on every platform.
+std::uint64_t splitmix64(std::uint64_t x) noexcept {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::optional<ab_interval> median_interval(std::vector<double> ratios) {
+  std::sort(ratios.begin(), ratios.end());
+  const std::optional<double> median = stats::median_sorted(ratios);
+  const std::optional<stats::estimate> ci = stats::median_ci_sorted(ratios);
+  if (!median || !ci) return std::nullopt;
+  return ab_interval{.ratio = *median,
+                     .lower = ci->lower,
+                     .upper = ci->upper,
+                     .level = ci->confidence_level,
+                     .count = ratios.size(),
+                     .method = "median of the round ratios, order-statistic interval"};
+}
+
+// Student's t quantile for a two-sided `level` with `dof` degrees of freedom, by bisection on the
+// two-sided p-value the statistics already give.
+double t_quantile(double level, double dof) {
+  double lo = 0;
+  double hi = 1e6;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (lo + hi) / 2;
+    (stats::student_t_two_sided_p(mid, dof) > 1 - level ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+// "+1.00%", "-0.25%", "+0.004%": a ratio as the change of B's time against A's, two decimals or
+// three below 0.1%.
+std::string change(double ratio) {
+  const double percent = (ratio - 1) * 100;
+  return std::abs(percent) < 0.1 ? fmt::format("{:+.3f}%", percent)
+                                 : fmt::format("{:+.2f}%", percent);
+}
+
+}  // namespace
+
+std::string_view to_string(ab_order order) noexcept {
+  switch (order) {
+    case ab_order::alternate:
+      return "alternate";
+    case ab_order::random:
+      return "random";
+  }
+  return "unknown";
+}
+
+bool a_goes_first(ab_order order, std::uint64_t seed, std::size_t index) noexcept {
+  if (order == ab_order::alternate) return index % 2 == 0;
+  return (splitmix64(seed ^ splitmix64(index)) >> 63) == 0;
+}
+
+std::optional<double> ab_estimate::floor_ratio() const {
+  if (!floor_a || !floor_b || !(*floor_a > 0)) return std::nullopt;
+  return *floor_b / *floor_a;
+}
+
+ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_factor) {
+  ab_estimate e;
+  std::uint64_t fastest = 0;
+  for (const ab_round& r : rounds) {
+    if (r.reference > 0 && (fastest == 0 || r.reference < fastest)) fastest = r.reference;
+  }
+  const double limit = slowdown_factor * static_cast<double>(fastest);
+  std::vector<double> all;
+  std::vector<double> clean;
+  all.reserve(rounds.size());
+  for (ab_round& r : rounds) {
+    r.disturbed = r.switches > 0 || (fastest > 0 && static_cast<double>(r.reference) > limit);
+    e.disturbed += r.disturbed ? 1 : 0;
+    e.floor_a = e.floor_a ? std::min(*e.floor_a, r.a_min) : r.a_min;
+    e.floor_b = e.floor_b ? std::min(*e.floor_b, r.b_min) : r.b_min;
+    if (!(r.a_min > 0)) continue;
+    const double ratio = r.ratio();
+    HARNESS_CHECK(std::isfinite(ratio), "a round ratio is not finite");
+    all.push_back(ratio);
+    if (!r.disturbed) clean.push_back(ratio);
+  }
+  e.rounds = median_interval(std::move(all));
+  e.undisturbed = median_interval(std::move(clean));
+  return e;
+}
+
+std::optional<ab_interval> combine_pairs(std::span<const double> pair_ratios,
+                                         const std::optional<ab_interval>& pooled) {
+  const std::size_t n = pair_ratios.size();
+  if (n < 2) return std::nullopt;
+  std::vector<double> logs;
+  logs.reserve(n);
+  for (const double r : pair_ratios) {
+    if (!(r > 0) || !std::isfinite(r)) return std::nullopt;
+    logs.push_back(std::log(r));
+  }
+  const double m = *stats::mean(logs);
+  const double sd = *stats::standard_deviation(logs);
+  const double half = t_quantile(stats::kConfidenceLevel, static_cast<double>(n - 1)) * sd /
+                      std::sqrt(static_cast<double>(n));
+  ab_interval combined{.ratio = std::exp(m),
+                       .lower = std::exp(m - half),
+                       .upper = std::exp(m + half),
+                       .level = stats::kConfidenceLevel,
+                       .count = n,
+                       .method = "geometric mean of the pairs' ratios, Student's t over pairs"};
+  if (pooled) {
+    combined.lower = std::min(combined.lower, pooled->lower);
+    combined.upper = std::max(combined.upper, pooled->upper);
+  }
+  return combined;
+}
+
+bool target_met(const ab_interval& interval, double target) noexcept {
+  return interval.ratio > 0 && interval.relative_half_width() < target;
+}
+
+const ab_verdict_names& names_of(ab_verdict verdict) noexcept {
+  static constexpr ab_verdict_names kNames[] = {
+      {"faster", "B is faster"},
+      {"slower", "B is slower"},
+      {"same", "no difference beyond the threshold"},
+      {"unsure", "not decided"},
+  };
+  static_assert(std::size(kNames) == static_cast<std::size_t>(ab_verdict::unsure) + 1);
+  return kNames[static_cast<std::size_t>(verdict)];
+}
+
+ab_decision decide(const ab_interval& interval, double threshold,
+                   std::optional<double> fail_if_slower) {
+  ab_decision d;
+  const std::string bounds =
+      fmt::format("[{}, {}]", change(interval.lower), change(interval.upper));
+  const std::string limit = fmt::format("{:.2f}%", threshold * 100);
+  if (interval.lower > 1 + threshold) {
+    d.verdict = ab_verdict::slower;
+    d.reason = fmt::format("the interval {} lies above +{}, the threshold", bounds, limit);
+  } else if (interval.upper < 1 - threshold) {
+    d.verdict = ab_verdict::faster;
+    d.reason = fmt::format("the interval {} lies below -{}, the threshold", bounds, limit);
+  } else if (interval.lower >= 1 - threshold && interval.upper <= 1 + threshold) {
+    d.verdict = ab_verdict::same;
+    d.reason = fmt::format("the interval {} lies within +-{}, the threshold", bounds, limit);
+  } else {
+    d.verdict = ab_verdict::unsure;
+    d.reason = fmt::format(
+        "the interval {} reaches across {}{}, the threshold: more time (--max-time) narrows it, "
+        "or a wider --threshold decides it",
+        bounds, interval.upper > 1 + threshold ? "+" : "-", limit);
+  }
+  if (fail_if_slower && interval.lower > 1 + *fail_if_slower) {
+    d.gate_failed = true;
+    d.reason += fmt::format(
+        "; B is slower than A by more than {:.2f}% with 95% confidence "
+        "(--fail-if-slower)",
+        *fail_if_slower * 100);
+  }
+  return d;
+}
+
+const ab_stop_names& names_of(ab_stop stop) noexcept {
+  static constexpr ab_stop_names kNames[] = {
+      {"target", "the interval met the target"},
+      {"max_time", "--max-time passed"},
+      {"max_rounds", "the round limit was reached"},
+      {"interrupted", "interrupted"},
+  };
+  static_assert(std::size(kNames) == static_cast<std::size_t>(ab_stop::interrupted) + 1);
+  return kNames[static_cast<std::size_t>(stop)];
+}
+
+}  // namespace harness

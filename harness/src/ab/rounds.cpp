@@ -1,0 +1,144 @@
+// The rounds of `harness ab` between two prepared sides (ab.hpp): overheads, one batch for both,
+// the warmup rounds, then the measured rounds until the target, the time limit or a stop.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "harness/ab.hpp"
+#include "harness/clock_survey.hpp"
+#include "harness/runner.hpp"
+
+namespace harness {
+
+namespace {
+
+double per_call(std::uint64_t raw_min, std::uint64_t overhead, std::uint64_t batch) {
+  return (static_cast<double>(raw_min) - static_cast<double>(overhead)) /
+         static_cast<double>(batch);
+}
+
+std::uint64_t lowest(const std::vector<std::uint64_t>& raw) {
+  return raw.empty() ? 0 : *std::min_element(raw.begin(), raw.end());
+}
+
+}  // namespace
+
+ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
+  const ab_settings& tuning = options.tuning;
+  const std::function<std::uint64_t()> now =
+      options.now_ns ? options.now_ns : std::function<std::uint64_t()>(steady_now_ns);
+  ab_pair pair;
+  pair.a = a.facts();
+  pair.b = b.facts();
+  pair.overhead_a = a.measure_overhead(tuning.overhead_samples);
+  pair.overhead_b = b.measure_overhead(tuning.overhead_samples);
+  pair.min_sample_ticks = options.min_sample_ticks.value_or(static_cast<std::uint64_t>(
+      std::llround(tuning.min_sample_steps *
+                   static_cast<double>(std::max(pair.a.clock_step, pair.b.clock_step)))));
+  if (options.batch) {
+    pair.batch = *options.batch;
+  } else {
+    // One batch for both, so their per-call figures come from samples alike: the larger need.
+    pair.batch = std::max(a.calibrate(pair.overhead_a, pair.min_sample_ticks),
+                          b.calibrate(pair.overhead_b, pair.min_sample_ticks));
+    pair.batch_calibrated = true;
+  }
+  // Refreshed by calibrate(): what each workload reported per call.
+  pair.a.iterations_per_call = a.facts().iterations_per_call;
+  pair.b.iterations_per_call = b.facts().iterations_per_call;
+
+  const auto take_round = [&](std::size_t index, std::size_t k) {
+    ab_round r;
+    r.a_first = a_goes_first(options.order, options.seed, index);
+    ab_side& first = r.a_first ? a : b;
+    ab_side& second = r.a_first ? b : a;
+    const ab_side_samples s1 = first.sample(k, pair.batch, tuning.reference_iterations);
+    const ab_side_samples s2 = second.sample(k, pair.batch, tuning.reference_iterations);
+    const ab_side_samples& sa = r.a_first ? s1 : s2;
+    const ab_side_samples& sb = r.a_first ? s2 : s1;
+    r.a_min = per_call(lowest(sa.raw), pair.overhead_a, pair.batch);
+    r.b_min = per_call(lowest(sb.raw), pair.overhead_b, pair.batch);
+    r.reference = std::max(sa.reference, sb.reference);
+    r.switches = sa.switches + sb.switches;
+    // What one sample of each side took, for sizing the rounds.
+    return std::pair{r, lowest(sa.raw) + lowest(sb.raw)};
+  };
+
+  const auto report = [&](std::string_view stage, std::size_t rounds, double elapsed,
+                          double budget) {
+    if (options.progress) {
+      options.progress({.stage = stage,
+                        .rounds = rounds,
+                        .elapsed_seconds = elapsed,
+                        .budget_seconds = budget,
+                        .half_width = pair.last_half_width});
+    }
+  };
+
+  // The warmup: rounds run and discarded, the same path as the measured ones, at least one. A
+  // round's samples per side fill round_time: sized from the first warmup round, then again from
+  // the last, when caches and predictors have warmed.
+  const std::uint64_t warmup_begin = now();
+  const auto warmup_ns = static_cast<std::uint64_t>(options.warmup.count());
+  const auto size_round = [&](std::uint64_t ticks_of_one_each) {
+    const double wanted = std::chrono::duration<double>(tuning.round_time).count() *
+                          pair.a.ticks_per_second /
+                          std::max<double>(1, static_cast<double>(ticks_of_one_each));
+    pair.samples_per_side =
+        std::clamp<std::size_t>(static_cast<std::size_t>(wanted), 1, tuning.max_samples_per_side);
+  };
+  do {
+    const std::uint64_t one_each = take_round(pair.warmup_rounds, pair.samples_per_side).second;
+    if (pair.warmup_rounds == 0) size_round(one_each);
+    ++pair.warmup_rounds;
+    report("warmup", pair.warmup_rounds, static_cast<double>(now() - warmup_begin) / 1e9,
+           static_cast<double>(warmup_ns) / 1e9);
+    if (now() - warmup_begin >= warmup_ns || stop_signal() != 0) {
+      size_round(one_each);
+      break;
+    }
+  } while (true);
+  pair.warmup_seconds = static_cast<double>(now() - warmup_begin) / 1e9;
+
+  const std::uint64_t begin = now();
+  const auto max_ns = static_cast<std::uint64_t>(options.max_time.count());
+  std::size_t in_a_row = 0;
+  for (;;) {
+    if (stop_signal() != 0) {
+      pair.stopped_by = ab_stop::interrupted;
+      break;
+    }
+    if (pair.rounds.size() >= tuning.max_rounds) {
+      pair.stopped_by = ab_stop::max_rounds;
+      break;
+    }
+    if (now() - begin >= max_ns) {
+      pair.stopped_by = ab_stop::max_time;
+      break;
+    }
+    pair.rounds.push_back(take_round(pair.rounds.size(), pair.samples_per_side).first);
+    const std::size_t n = pair.rounds.size();
+    if (n >= tuning.min_rounds && (n - tuning.min_rounds) % tuning.check_every == 0) {
+      ++pair.checks;
+      std::vector<ab_round> so_far = pair.rounds;
+      const ab_estimate e = estimate_rounds(so_far, tuning.slowdown_factor);
+      if (e.rounds) {
+        pair.last_half_width = e.rounds->relative_half_width();
+        in_a_row = target_met(*e.rounds, options.target) ? in_a_row + 1 : 0;
+      } else {
+        in_a_row = 0;
+      }
+      if (in_a_row >= tuning.checks_in_a_row) {
+        pair.stopped_by = ab_stop::target;
+        break;
+      }
+    }
+    report("rounds", n, static_cast<double>(now() - begin) / 1e9,
+           static_cast<double>(max_ns) / 1e9);
+  }
+  pair.seconds = static_cast<double>(now() - begin) / 1e9;
+  pair.estimate = estimate_rounds(pair.rounds, tuning.slowdown_factor);
+  return pair;
+}
+
+}  // namespace harness

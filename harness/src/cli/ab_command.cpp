@@ -1,0 +1,323 @@
+// `harness ab A B`: is B faster than A? Two workloads of this binary measured in paired,
+// interleaved rounds on one prepared core (ab.hpp), and the answer: the median of the rounds'
+// B/A ratios with its 95% interval, and a verdict against --threshold that CI can gate on
+// (--fail-if-slower exits 4).
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "ab/local_side.hpp"
+#include "ab_command.hpp"
+#include "cli.hpp"
+#include "harness/ab.hpp"
+#include "harness/ab_report.hpp"
+#include "harness/doctor.hpp"
+#include "harness/duration.hpp"
+#include "harness/errors.hpp"
+#include "harness/log.hpp"
+#include "output_file.hpp"
+#include "report/progress.hpp"
+#include "run_command.hpp"
+#include "run_flags.hpp"
+
+namespace harness::cli {
+
+namespace {
+
+// The one workload a side's spec names; usage_error when it names none or several.
+workload_instance one_workload(const workload_registry& registry, const std::string& spec,
+                               std::string_view side) {
+  std::vector<workload_instance> found;
+  try {
+    found = registry.select({spec});
+  } catch (const usage_error& e) {
+    throw usage_error(fmt::format("{}: {}", side, e.what()));
+  }
+  if (found.size() != 1) {
+    std::vector<std::string> names;
+    for (const auto& w : found)
+      names.push_back(w.display_name());
+    throw usage_error(fmt::format("{}: '{}' names {} workloads ({}); give exactly one", side, spec,
+                                  found.size(), fmt::join(names, ", ")));
+  }
+  return found.front();
+}
+
+std::string progress_line(const ab_progress& p) {
+  std::string text = fmt::format("ab: {} {}, {:.1f} s of {:.1f} s", p.stage, p.rounds,
+                                 p.elapsed_seconds, p.budget_seconds);
+  if (p.half_width) text += fmt::format(", half-width {:.3f}%", *p.half_width * 100);
+  return text;
+}
+
+}  // namespace
+
+ab_options ab_options_from(const ab_flags& flags) {
+  ab_options o;
+  o.warmup = parse_duration(flags.warmup, "--warmup");
+  o.max_time =
+      positive_duration(flags.max_time, "--max-time", "the rounds need some time; give e.g. 2s");
+  o.target = parse_percentage(flags.target, "--target", false,
+                              "a percentage above 0 with its percent sign, such as 0.05% (the "
+                              "interval's half-width to reach, relative to the ratio)");
+  o.threshold = parse_percentage(flags.threshold, "--threshold", true,
+                                 "a percentage of 0 or more with its percent sign, such as 0.5% "
+                                 "(B and A are the same when the interval lies within it)");
+  if (!flags.fail_if_slower.empty()) {
+    o.fail_if_slower = parse_percentage(
+        flags.fail_if_slower, "--fail-if-slower", true,
+        "a percentage of 0 or more with its percent sign, such as 1% (exit 4 when B is slower "
+        "than A by more than it, with 95% confidence)");
+  }
+  if (flags.order == "alternate") {
+    o.order = ab_order::alternate;
+  } else if (flags.order == "random") {
+    o.order = ab_order::random;
+  } else {
+    throw usage_error(
+        fmt::format("--order: invalid value '{}': expected alternate or random", flags.order));
+  }
+  o.seed = flags.seed;
+  o.priority = parse_priority(flags.priority);
+  if (!flags.batch.empty()) {
+    o.batch = parse_positive(flags.batch, "--batch", "a positive number of calls per sample");
+  }
+  if (!flags.min_sample_time.empty() && o.batch) {
+    throw usage_error(fmt::format(
+        "--min-sample-time {} and --batch {} both set the calls per sample: give one of them",
+        flags.min_sample_time, flags.batch));
+  }
+  if (flags.no_pin && flags.cpu_option->count() > 0) {
+    throw usage_error("--cpu and --no-pin contradict each other: give one of them");
+  }
+  if (flags.output_option->count() > 0 && flags.output.empty()) {
+    throw usage_error("--output: the path is empty; give a file name such as 'ab.json'");
+  }
+  return o;
+}
+
+ab_output_plan plan_ab_output(const ab_flags& flags) {
+  ab_output_plan plan;
+  std::optional<report_format> chosen;
+  if (!flags.format.empty()) chosen = parse_report_format(flags.format);
+  if (flags.line_option->count() > 0) {
+    if (flags.line.empty()) {
+      throw usage_error("--line: the template is empty; give e.g. '{b} vs {a}: {change}'");
+    }
+    if (chosen && flags.output.empty()) {
+      throw usage_error(fmt::format(
+          "--line and --format {} both say what stdout gets: give one of them, or add -o FILE "
+          "for the --format report",
+          flags.format));
+    }
+    try {
+      plan.line = parse_ab_line_template(flags.line);
+    } catch (const usage_error& e) {
+      throw usage_error(fmt::format("--line: {}", e.what()));
+    }
+  } else {
+    plan.stdout_format = flags.output.empty() && chosen ? *chosen : report_format::console;
+  }
+  if (!flags.output.empty()) {
+    plan.file = std::filesystem::path(flags.output);
+    const auto as_usage_error = [](const auto& check) {
+      try {
+        check();
+      } catch (const output_error& e) {
+        throw usage_error(fmt::format("--output: {}", e.what()));
+      }
+    };
+    as_usage_error([&] { check_output_path(*plan.file); });
+    plan.file_format = format_for_file(*plan.file, chosen);
+    as_usage_error([&] { check_writable(*plan.file); });
+  }
+  return plan;
+}
+
+int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx) {
+  if (plan.line) {
+    print_ab_line(ctx.out, report, *plan.line);
+  } else {
+    write_ab_report(ctx.out, report, *plan.stdout_format);
+  }
+  ctx.out.flush();
+  bool written = true;
+  if (plan.file) {
+    try {
+      std::ostringstream text;
+      write_ab_report(text, report, plan.file_format);
+      const std::string kept = write_output_file(*plan.file, text.str());
+      if (!kept.empty()) fmt::print(ctx.err, "{}: warning: --output: {}\n", ctx.program, kept);
+    } catch (const output_error& e) {
+      fmt::print(ctx.err, "{}: --output: {}\n", ctx.program, e.what());
+      written = false;
+    }
+  }
+  if (const int sig = stop_signal(); sig != 0) {
+    clear_stop();
+    return sig == SIGTERM ? exit_sigterm : exit_sigint;
+  }
+  if (!written) return exit_failure;
+  if (report.decision && report.decision->gate_failed) return exit_slower;
+  return exit_ok;
+}
+
+std::function<void(const ab_progress&)> ab_progress_to(
+    const std::shared_ptr<progress_sink>& progress) {
+  if (!progress->enabled()) return {};
+  return [progress](const ab_progress& p) { progress->show(progress_line(p)); };
+}
+
+namespace {
+
+int run_ab_workloads(const ab_flags& flags, context& ctx) {
+  ab_options options = ab_options_from(flags);
+  if (flags.specs.size() != 2) {
+    throw usage_error(fmt::format(
+        "give two workloads, A and B (e.g. {} ab xor_loop/1000000 xor_loop/1010000); got {} "
+        "workload{}",
+        ctx.program, flags.specs.size(), flags.specs.size() == 1 ? "" : "s"));
+  }
+  const workload_registry& registry = ctx.host.workloads();
+  const workload_instance a = one_workload(registry, flags.specs[0], "A");
+  const workload_instance b = one_workload(registry, flags.specs[1], "B");
+  auto os = ctx.host.os();
+  const platform::cpu_list allowed = os->affinity();
+  if (allowed.empty()) throw usage_error("this process may run on no CPU at all");
+  if (flags.cpu_option->count() > 0 &&
+      std::find(allowed.begin(), allowed.end(), flags.cpu) == allowed.end()) {
+    throw usage_error(
+        fmt::format("--cpu: CPU {} is not one this process may run on; allowed CPUs: {}", flags.cpu,
+                    platform::format_cpu_list(allowed)));
+  }
+  const clock_source& clock = ctx.host.clock(flags.clock);
+  const ab_output_plan plan = plan_ab_output(flags);
+  const auto progress = configure_logging(flags.log_level, ctx.err);
+  options.progress = ab_progress_to(progress);
+
+  doctor::doctor_options checkup;
+  checkup.allowed = allowed;
+  if (flags.cpu_option->count() > 0) checkup.cpu = flags.cpu;
+  const doctor::doctor_report health = ctx.host.doctor(checkup);
+  if (!flags.no_pin) options.cpu = health.cpu;
+
+  ab_report report;
+  report.mode = ab_mode::workloads;
+  // The clock's facts are read on the CPU the rounds will use (run_command.cpp says why).
+  const bool facts_pinned =
+      options.cpu && os->set_affinity(platform::cpu_list{*options.cpu}).applied;
+  const clock_facts facts = ctx.host.measure_clock(clock);
+  if (facts_pinned) os->set_affinity(allowed);
+  if (!flags.min_sample_time.empty()) {
+    options.min_sample_ticks = static_cast<std::uint64_t>(
+        static_cast<double>(positive_duration(flags.min_sample_time, "--min-sample-time",
+                                              "a sample lasts at least one call; for one call "
+                                              "per sample give --batch 1")
+                                .count()) *
+        1e-9 * clock.ticks_per_second());
+  }
+  report.options = options;
+  report.clock = std::string(clock.name());
+  report.ticks_per_second = clock.ticks_per_second();
+  report.clock_step = facts.step;
+  report.granularity = facts.granularity;
+  report.clock_reason =
+      flags.clock.empty() ? ctx.host.default_clock_reason() : "chosen with --clock";
+  report.calibration = ctx.host.calibration();
+  report.context = ctx.host.context(doctor::summarize(health));
+  {
+    const stop_signals_guard signals;
+    preparation prep(*os);
+    try {
+      local_side side_a(a, facts, *os);
+      local_side side_b(b, facts, *os);
+      prep.apply(preparation_plan{options.cpu, options.priority, false});
+      report.pairs.push_back(run_rounds(side_a, side_b, options));
+    } catch (const ab_side_failure& e) {
+      prep.restore();
+      progress->clear();
+      fmt::print(ctx.err, "{}: {}\n", ctx.program, e.what());
+      return e.workload_threw() ? exit_workload_failed : exit_failure;
+    }
+    prep.restore();
+    report.preparations.push_back(prep.report());
+  }
+  progress->clear();
+  report.interrupted = stop_signal() != 0;
+  conclude(report);
+  return finish_ab(report, plan, ctx);
+}
+
+}  // namespace
+
+void add_ab_command(CLI::App& root, context& ctx) {
+  auto flags = std::make_shared<ab_flags>();
+  CLI::App* cmd = root.add_subcommand(
+      "ab",
+      "Is B faster than A? Two workloads (or one workload of two builds) measured in paired, "
+      "interleaved rounds on one prepared core");
+  cmd->add_option("workloads", flags->specs,
+                  "A and B: two workloads, NAME or NAME/ARG, each naming exactly one");
+  cmd->add_option("--warmup", flags->warmup,
+                  "Rounds run and discarded before the measured ones: a duration (ns, us, ms, s)")
+      ->capture_default_str();
+  cmd->add_option("--max-time", flags->max_time,
+                  "The longest the measured rounds may take (of each pair of processes)")
+      ->capture_default_str();
+  cmd->add_option("--target", flags->target,
+                  "Stop when the interval's half-width is under this, relative to the ratio, at "
+                  "two checks in a row")
+      ->capture_default_str();
+  cmd->add_option("--threshold", flags->threshold,
+                  "B and A are the same when the whole interval lies within +-this; faster or "
+                  "slower when it lies wholly beyond")
+      ->capture_default_str();
+  cmd->add_option("--fail-if-slower", flags->fail_if_slower,
+                  "Exit 4 when B is slower than A by more than this percentage with 95% "
+                  "confidence (the interval's lower bound above it)");
+  cmd->add_option("--order", flags->order,
+                  "The order of the sides in a round: alternate (AB, BA, ...) or random (drawn "
+                  "per round from --seed)")
+      ->capture_default_str();
+  cmd->add_option("--seed", flags->seed, "The seed of --order random")->capture_default_str();
+  flags->cpu_option =
+      cmd->add_option("--cpu", flags->cpu,
+                      "CPU to pin to (default: the least-loaded CPU this process may use)")
+          ->check(cpu_number());
+  cmd->add_flag("--no-pin", flags->no_pin, "Do not pin");
+  cmd->add_option("--priority", flags->priority, "normal, high (nice -20) or realtime")
+      ->capture_default_str();
+  cmd->add_option("--batch", flags->batch,
+                  "Calls per sample, both sides (default: calibrated, the larger need of the two)");
+  cmd->add_option("--min-sample-time", flags->min_sample_time,
+                  "Shortest sample before batching (default: 1000 steps of the clock)");
+  cmd->add_option("--clock", flags->clock, "Clock to sample with (see `harness clocks`)");
+  cmd->add_option("--format", flags->format,
+                  "Report format: console, json, csv (a row per round), markdown or html");
+  flags->output_option = cmd->add_option(
+      "-o,--output", flags->output,
+      "Also write the report to FILE, whole or not at all (format from the extension)");
+  flags->line_option = cmd->add_option(
+      "--line", flags->line,
+      "Print one line in this template instead of the console report. Tokens: {a} {b} {ratio} "
+      "{lower} {upper} {change} {change_lower} {change_upper} {verdict} {rounds} {disturbed} "
+      "{floor_ratio} {pairs} {clock}");
+  cmd->add_option("--log-level", flags->log_level, "Log level on stderr")->capture_default_str();
+  cmd->footer(fmt::format(
+      "Exit codes: 0 answered; 4 B slower beyond --fail-if-slower; 2 bad input; 1 a failure "
+      "(a worker crashed, hung or spoke garbage); 3 a workload threw; 130/143 interrupted.\n"
+      "Examples:\n"
+      "  {0} ab xor_loop/1000000 xor_loop/1010000     two workloads of this binary\n"
+      "  {0} ab xor_loop xor_loop                      the A/A check: it should say same\n"
+      "  {0} ab sort_v1 sort_v2 --fail-if-slower 1%    gate CI on B\n",
+      ctx.program));
+  cmd->callback(
+      [flags, &ctx] { ctx.action = [flags, &ctx] { return run_ab_workloads(*flags, ctx); }; });
+}
+
+}  // namespace harness::cli

@@ -1,0 +1,72 @@
+// `harness ab`'s command line: the flags as typed, their checking into ab_options, where the
+// report goes, and the two ways to run it (two workloads here, or two builds as workers).
+// Internal header of cli/.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "harness/ab.hpp"
+#include "harness/ab_report.hpp"
+#include "harness/format_template.hpp"
+#include "harness/report.hpp"
+
+namespace CLI {
+class Option;
+}  // namespace CLI
+
+namespace harness {
+class progress_sink;
+}  // namespace harness
+
+namespace harness::cli {
+
+struct ab_flags {
+  std::vector<std::string> specs;
+  std::string warmup = "500ms";
+  std::string max_time = "2s";
+  std::string target = "0.05%";
+  std::string threshold = "0.5%";
+  std::string fail_if_slower;
+  std::string order = "alternate";
+  std::uint64_t seed = 1;
+  int cpu = -1;
+  CLI::Option* cpu_option = nullptr;
+  bool no_pin = false;
+  std::string priority = "high";
+  std::string batch;
+  std::string min_sample_time;
+  std::string clock;
+  std::string format;
+  std::string output;
+  CLI::Option* output_option = nullptr;
+  std::string line;
+  CLI::Option* line_option = nullptr;
+  std::string log_level = "warn";
+};
+
+// Where the report goes, decided before the first round.
+struct ab_output_plan {
+  std::optional<report_format> stdout_format;  // nullopt with --line
+  std::optional<format_template> line;
+  std::optional<std::filesystem::path> file;
+  report_format file_format = report_format::json;
+};
+
+// Every flag checked into options (what both ways share); throws usage_error.
+ab_options ab_options_from(const ab_flags& flags);
+ab_output_plan plan_ab_output(const ab_flags& flags);
+// The progress line for the rounds, when stderr is a terminal; empty otherwise.
+std::function<void(const ab_progress&)> ab_progress_to(
+    const std::shared_ptr<progress_sink>& progress);
+// Prints the report as planned and gives the exit code: 130/143 interrupted, 1 the file could not
+// be written, 4 the gate failed, else 0.
+int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx);
+
+}  // namespace harness::cli
