@@ -221,6 +221,40 @@ bad gbench-history-no-folder "does not exist" -- gbench --history "$box/none/h.j
 bad gbench-history-both "--history and --no-history contradict each other" -- \
   gbench --history "$box/h.json" --no-history -- "$box/exe"
 
+# --- harness ab ---------------------------------------------------------------------------------
+bad ab-unknown-a "A: " -- ab nosuch xor_loop/10
+bad ab-unknown-b "B: " -- ab xor_loop/10 nosuch
+bad ab-glob-several "A: 'xor_loop/1,2' names 2 workloads (xor_loop/1, xor_loop/2); give exactly one" -- \
+  ab xor_loop/1,2 xor_loop/10
+bad ab-one-workload "give two workloads, A and B" -- ab xor_loop/10
+bad ab-threshold-bare "--threshold: invalid value '0.5': give a percentage with its percent sign" -- \
+  ab --threshold 0.5 xor_loop/10 xor_loop/20
+bad ab-threshold-negative "--threshold: invalid value '-1%'" -- ab --threshold -1% xor_loop/10 xor_loop/20
+bad ab-target-zero "--target: invalid value '0%': expected a percentage above 0" -- \
+  ab --target 0% xor_loop/10 xor_loop/20
+bad ab-gate-word "--fail-if-slower: invalid value 'much'" -- \
+  ab --fail-if-slower much xor_loop/10 xor_loop/20
+bad ab-order "--order: invalid value 'abba': expected alternate or random" -- \
+  ab --order abba xor_loop/10 xor_loop/20
+bad ab-max-time-zero "--max-time: invalid value '0'" -- ab --max-time 0 xor_loop/10 xor_loop/20
+bad ab-warmup-word "--warmup: invalid duration 'long'" -- ab --warmup long xor_loop/10 xor_loop/20
+bad ab-batch-zero "--batch: invalid value '0'" -- ab --batch 0 xor_loop/10 xor_loop/20
+bad ab-batch-and-min "--min-sample-time 1ms and --batch 4 both set the calls per sample" -- \
+  ab --batch 4 --min-sample-time 1ms xor_loop/10 xor_loop/20
+bad ab-cpu-and-no-pin "--cpu and --no-pin contradict each other" -- \
+  ab --cpu 0 --no-pin xor_loop/10 xor_loop/20
+bad ab-cpu-missing "--cpu: CPU 4095 is not one this process may run on" -- \
+  ab --cpu 4095 xor_loop/10 xor_loop/20
+bad ab-priority "--priority: invalid value 'max'" -- ab --priority max xor_loop/10 xor_loop/20
+bad ab-clock "unknown clock 'sundial'" -- ab --clock sundial xor_loop/10 xor_loop/20
+bad ab-format "pdf" -- ab --format pdf xor_loop/10 xor_loop/20
+bad ab-line-token "--line: " -- ab --line '{nosuch}' xor_loop/10 xor_loop/20
+bad ab-output-folder "--output: " -- ab -o "$box/folder" xor_loop/10 xor_loop/20
+bad ab-output-no-folder "--output: " -- ab -o "$box/none/ab.json" xor_loop/10 xor_loop/20
+bad ab-output-empty "--output: the path is empty" -- ab -o '' xor_loop/10 xor_loop/20
+bad ab-option "'--samples' is not an option of harness ab" -- ab --samples 5 xor_loop/10 xor_loop/20
+bad ab-root-option "'--samples' went to harness run, not ab" -- -n 3 ab xor_loop/10 xor_loop/20
+
 # What the box held is still there, as it was.
 if [ "$(cat "$box/real/target.json")" = '{"kept": true}' ] && [ -L "$box/link.json" ] &&
   [ "$(cat "$box/foreign.json")" = "not a history" ] && [ ! -e "$box/home/.local" ]; then

@@ -67,6 +67,14 @@ if run run -n 5 --warmup 50ms --max-time 200ms; then
   fi
 fi
 
+# harness ab (issue 26): two workloads in paired rounds, pinned through SetProcessAffinityMask,
+# answered with an interval and a verdict.
+if run ab ab xor_loop/1000 xor_loop/5000 --warmup 10ms --max-time 200ms; then
+  contains ab "^  B is [0-9.]+% slower than A \[\+[0-9.]+%, \+[0-9.]+%\] \(95%, median of [0-9]+ round ratios\)$"
+  contains ab "^  verdict: slower: "
+  contains ab "pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"
+fi
+
 # -o NUL: the null device, written in place (output_file.hpp); no file named NUL, nor a
 # temporary file beside it, appears in the working folder.
 mkdir -p "$work/cwd"

@@ -508,6 +508,9 @@ TEST(CompareGate, CountsOnlySlowerBeyondTheThreshold) {
   write_text(passed, c, {a}, {b}, apply_gate(c, 0.05), 0);
   EXPECT_THAT(passed.str(),
               HasSubstr("gate: no workload B slower beyond the threshold 5%: exit 0\n"));
+  // Separate runs carry the host's drift between them; the text says so and where it is cancelled.
+  EXPECT_THAT(text, HasSubstr("unpaired: A and B were measured in separate runs"));
+  EXPECT_THAT(text, HasSubstr("`harness ab A B`"));
 }
 
 TEST(CompareGate, AMinimumOfZeroInACountsAtAnyThreshold) {

@@ -6,6 +6,7 @@
 
 #include "harness/ab.hpp"
 #include "harness/clock_survey.hpp"
+#include "harness/log.hpp"
 #include "harness/runner.hpp"
 
 namespace harness {
@@ -118,6 +119,10 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
     }
     pair.rounds.push_back(take_round(pair.rounds.size(), pair.samples_per_side).first);
     const std::size_t n = pair.rounds.size();
+    // A mark for whoever waits on the log for the measured rounds to be under way (the e2e test
+    // of a signal mid-run).
+    if (n == 1)
+      logger().debug("ab: {} vs {}: measured round 1 taken", pair.b.workload, pair.a.workload);
     if (n >= tuning.min_rounds && (n - tuning.min_rounds) % tuning.check_every == 0) {
       ++pair.checks;
       std::vector<ab_round> so_far = pair.rounds;

@@ -61,23 +61,24 @@ void refuse_repeats_and_extras(CLI::App& root, const std::string& program) {
       }
     }
   }
-  // `gbench` takes none of run's options, which live on the root: CLI11 hands one typed after
-  // `gbench` to the root, where it would be taken silently.
+  // `gbench` and `ab` take none of run's options, which live on the root: CLI11 hands one typed
+  // after them to the root, where it would be taken silently.
   for (const CLI::App* chosen : root.get_subcommands()) {
-    if (chosen->get_name() != "gbench") continue;
+    const std::string name = chosen->get_name();
+    if (name != "gbench" && name != "ab") continue;
     // Its own unknown option first: CLI11 may have handed what followed it to the root.
     for (const std::string& extra : chosen->remaining(false)) {
       if (extra.size() > 1 && extra.front() == '-' && extra != "--") {
-        throw usage_error(fmt::format("'{}' is not an option of {} gbench; see {} gbench --help",
-                                      extra, program, program));
+        throw usage_error(fmt::format("'{}' is not an option of {} {}; see {} {} --help", extra,
+                                      program, name, program, name));
       }
     }
     for (const CLI::Option* option : root.get_options()) {
       if (option->count() > 0) {
         throw usage_error(fmt::format(
-            "'{}' went to {} run, not gbench (given before gbench, or not an option of gbench); "
-            "give gbench's options after gbench: see {} gbench --help",
-            option->get_name(), program, program));
+            "'{}' went to {} run, not {} (given before {}, or not an option of {}); give {}'s "
+            "options after {}: see {} {} --help",
+            option->get_name(), program, name, name, name, name, name, program, name));
       }
     }
   }

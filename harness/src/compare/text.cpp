@@ -126,6 +126,12 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
     fmt::print(out, "host: a side without reference-loop runs: the CPU speed was not compared\n");
   }
   if (c.workloads.empty()) fmt::print(out, "no workload was sampled on both sides\n");
+  // What a comparison of separate runs cannot cancel, and where that is done.
+  fmt::print(out,
+             "unpaired: A and B were measured in separate runs, so the host's drift between them "
+             "(0.2-0.4% on a quiet host of this VM kind, tens of percent on a busy one) is part of "
+             "every difference here; `harness ab A B` (or --a BIN --b BIN for two builds) measures "
+             "them in paired rounds, which cancels it\n");
 
   const std::string threshold = fmt::format("{:g}%", gate.threshold * 100);
   if (gate.slower.empty()) {

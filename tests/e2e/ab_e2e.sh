@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# End-to-end tests of `harness ab A B` (issue 26) with tiny budgets: every report format, the
+# JSON against its schema, --line, the gate's exit code, and a signal mid-run. No test here asserts
+# a time or a noise level: the one direction checked is a workload doing 5x the work of the other.
+# Usage: ab_e2e.sh PATH/TO/harness SOURCE_ROOT
+set -u
+harness=${1:?usage: ab_e2e.sh PATH/TO/harness SOURCE_ROOT}
+root=${2:?usage: ab_e2e.sh PATH/TO/harness SOURCE_ROOT}
+schema_check=("$root/tests/e2e/reports_schema_check.py" "$root/docs/output.schema.json")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tiny=(--warmup 10ms --max-time 200ms)
+
+# shellcheck source=lib.sh
+source "$root/tests/e2e/lib.sh"
+
+# The console block: the answer first, then its verdict, the floors and the rounds.
+if expect 0 console -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}"; then
+  contains out "A: xor_loop/1000" console
+  contains out "B: xor_loop/1000" console
+  contains out "(95%, median of" console
+  contains out "  verdict: " console
+  contains out "floors over the run: A " console
+  contains out "(alternate order)" console
+  contains out "stopped: " console
+  contains out "pin to CPU" console
+fi
+
+# -o ab.json: the document against the schema, every round there with its ratio.
+if expect 0 json -- ab xor_loop/1000 xor_loop/5000 "${tiny[@]}" --order random --seed 7 \
+  -o "$work/ab.json"; then
+  contains out "B is " json
+  if python3 "${schema_check[@]}" "$work/ab.json"; then pass; else fail "ab.json breaks the schema"; fi
+  if python3 - "$work/ab.json" <<'PY'; then pass; else fail "json: the document's figures"; fi
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+assert d["harness"]["kind"] == "ab", d["harness"]
+ab = d["ab"]
+assert ab["mode"] == "workloads" and ab["a"]["workload"] == "xor_loop/1000"
+assert ab["b"]["workload"] == "xor_loop/5000"
+assert ab["options"]["order"] == "random" and ab["options"]["seed"] == 7
+pair = ab["pairs"][0]
+rounds = pair["rounds"]
+assert len(rounds) >= 6, len(rounds)
+for r in rounds:
+    assert math.isclose(r["ratio"], r["b_min_ticks"] / r["a_min_ticks"], rel_tol=1e-12), r
+# Random order: both orders among the rounds (30 or more of them: at least one of each is all
+# but certain; the seed makes it the same every run).
+assert {r["a_first"] for r in rounds} == {True, False}, "one order only"
+answer = ab["answer"]
+assert answer["lower"] <= answer["ratio"] <= answer["upper"], answer
+# Five times the iterations: B is slower, whatever the machine.
+assert answer["ratio"] > 2, answer
+assert ab["verdict"] == "slower", ab["verdict"]
+assert math.isclose(ab["change_percent"], (answer["ratio"] - 1) * 100, rel_tol=1e-12)
+PY
+fi
+
+# The gate: B five times slower than A beyond --fail-if-slower 1%: exit 4, and the report printed.
+if expect 4 gate -- ab xor_loop/1000 xor_loop/5000 "${tiny[@]}" --fail-if-slower 1%; then
+  contains out "--fail-if-slower" gate
+  contains out "verdict: slower" gate
+fi
+expect 0 gate-passes -- ab xor_loop/5000 xor_loop/1000 "${tiny[@]}" --fail-if-slower 1%
+contains out "verdict: faster" gate-passes
+
+# --line, CSV and Markdown on stdout.
+if expect 0 line -- ab xor_loop/1000 xor_loop/5000 "${tiny[@]}" \
+  --line '{b} against {a}: {verdict} {rounds:d} rounds, ratio {ratio:.3f} [{lower:.3f}, {upper:.3f}]'; then
+  if grep -qE '^xor_loop/5000 against xor_loop/1000: slower [0-9]+ rounds, ratio [0-9.]+ \[[0-9.]+, [0-9.]+\]$' "$work/out"; then
+    pass
+  else
+    fail "line: $(cat "$work/out")"
+  fi
+fi
+if expect 0 csv -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}" --format csv; then
+  if head -1 "$work/out" | grep -qx 'pair,round,a,b,a_first,a_min_ticks,b_min_ticks,ratio,disturbed,reference_ticks,context_switches'; then
+    pass
+  else
+    fail "csv: header $(head -1 "$work/out")"
+  fi
+  if [ "$(sed -n 2p "$work/out" | cut -d, -f1-4)" = '1,1,"xor_loop/1000","xor_loop/1000"' ]; then pass; else
+    fail "csv: first row $(sed -n 2p "$work/out")"
+  fi
+fi
+if expect 0 markdown -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}" --format markdown; then
+  contains out "| A | B | B/A | change | 95% interval | verdict | rounds | disturbed |" markdown
+  contains out "| xor_loop/1000 | xor_loop/1000 | " markdown
+fi
+
+# SIGINT and SIGTERM mid-run: what was measured is reported, and the exit code says which signal.
+interrupt() {
+  local sig=$1 code=$2
+  "$harness" ab xor_loop/2000000 xor_loop/2000000 --warmup 0 --max-time 600s --target 0.000001% \
+    --log-level debug >"$work/out" 2>"$work/err" &
+  local pid=$!
+  local ready=""
+  for _ in $(seq 1200); do
+    if grep -q "ab: xor_loop/2000000 vs xor_loop/2000000: measured round 1 taken" "$work/err"; then
+      ready=1
+      break
+    fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  if [ -z "$ready" ]; then
+    fail "SIG$sig: the rounds never logged their first"
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid"
+    return
+  fi
+  kill "-$sig" "$pid"
+  wait "$pid"
+  local got=$?
+  if [ "$got" -eq "$code" ]; then pass; else fail "SIG$sig: exit code $got, expected $code"; fi
+  contains out "stopped: interrupted" "SIG$sig"
+  contains out "interrupted: the figures are what came before" "SIG$sig"
+}
+interrupt INT 130
+interrupt TERM 143
+
+echo "ab e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,367 @@
+// harness ab's schedule, estimate, stop rule and verdict, driven by fake sides on a fake clock:
+// every expectation is exact, and no test depends on this machine's speed or noise.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/ab.hpp"
+#include "harness/ab_report.hpp"
+
+namespace harness {
+namespace {
+
+// ---- the schedule ----------------------------------------------------------------------------
+
+TEST(AbSchedule, AlternatesABThenBA) {
+  for (std::size_t i = 0; i < 10; ++i)
+    EXPECT_EQ(a_goes_first(ab_order::alternate, 7, i), i % 2 == 0) << i;
+}
+
+TEST(AbSchedule, RandomOrderRepeatsWithItsSeedAndTakesBothOrders) {
+  std::size_t a_first = 0;
+  bool differs_from_other_seed = false;
+  for (std::size_t i = 0; i < 1'000; ++i) {
+    const bool first = a_goes_first(ab_order::random, 42, i);
+    EXPECT_EQ(first, a_goes_first(ab_order::random, 42, i));
+    a_first += first ? 1 : 0;
+    differs_from_other_seed |= first != a_goes_first(ab_order::random, 43, i);
+  }
+  // A fair coin over 1,000 rounds: 500 +- 4.5 standard deviations.
+  EXPECT_GT(a_first, 430U);
+  EXPECT_LT(a_first, 570U);
+  EXPECT_TRUE(differs_from_other_seed);
+}
+
+// ---- the estimate ----------------------------------------------------------------------------
+
+ab_round round_of(double a, double b, std::uint64_t reference = 100, std::uint64_t switches = 0) {
+  return ab_round{.a_first = true,
+                  .a_min = a,
+                  .b_min = b,
+                  .reference = reference,
+                  .switches = switches,
+                  .disturbed = false};
+}
+
+TEST(AbEstimate, IsTheMedianOfTheRoundRatiosWithItsOrderStatisticInterval) {
+  // Ratios 1.000, 1.001, ..., 1.010 (11 rounds, shuffled): the median 1.005; the 95% interval of
+  // the median of 11 is [x(2), x(10)] (P(B <= 1) = 12/2048 <= 0.025 < P(B <= 2)).
+  std::vector<ab_round> rounds;
+  for (const int k : {5, 0, 10, 3, 7, 1, 9, 2, 8, 4, 6})
+    rounds.push_back(round_of(1'000, 1'000 + k));
+  const ab_estimate e = estimate_rounds(rounds, 1.3);
+  ASSERT_TRUE(e.rounds.has_value());
+  EXPECT_DOUBLE_EQ(e.rounds->ratio, 1.005);
+  EXPECT_DOUBLE_EQ(e.rounds->lower, 1.001);
+  EXPECT_DOUBLE_EQ(e.rounds->upper, 1.009);
+  EXPECT_EQ(e.rounds->count, 11U);
+  EXPECT_GE(e.rounds->level, 0.95);
+  EXPECT_EQ(e.disturbed, 0U);
+  ASSERT_TRUE(e.floor_ratio().has_value());
+  EXPECT_DOUBLE_EQ(*e.floor_a, 1'000);
+  EXPECT_DOUBLE_EQ(*e.floor_b, 1'000);
+}
+
+TEST(AbEstimate, MarksRoundsWithASlowReferenceOrAContextSwitchAndAnswersWithoutThemToo) {
+  std::vector<ab_round> rounds;
+  for (int i = 0; i < 10; ++i)
+    rounds.push_back(round_of(1'000, 1'010));
+  rounds.push_back(round_of(1'000, 1'500, 131));     // reference 1.31x the fastest: slowed
+  rounds.push_back(round_of(1'000, 1'500, 130));     // 1.30x: not beyond the factor
+  rounds.push_back(round_of(1'000, 1'500, 100, 1));  // preempted
+  const ab_estimate e = estimate_rounds(rounds, 1.3);
+  EXPECT_EQ(e.disturbed, 2U);
+  EXPECT_TRUE(rounds[10].disturbed);
+  EXPECT_FALSE(rounds[11].disturbed);
+  EXPECT_TRUE(rounds[12].disturbed);
+  ASSERT_TRUE(e.rounds && e.undisturbed);
+  EXPECT_EQ(e.rounds->count, 13U);
+  EXPECT_EQ(e.undisturbed->count, 11U);
+  EXPECT_DOUBLE_EQ(e.rounds->ratio, 1.01);
+}
+
+TEST(AbEstimate, NeedsSixRoundsAndLeavesOutAnANotAboveZero) {
+  std::vector<ab_round> five(5, round_of(1'000, 1'010));
+  EXPECT_FALSE(estimate_rounds(five, 1.3).rounds.has_value());
+  std::vector<ab_round> rounds(6, round_of(1'000, 1'010));
+  rounds.push_back(round_of(0, 5));  // an empty workload: no ratio
+  const ab_estimate e = estimate_rounds(rounds, 1.3);
+  ASSERT_TRUE(e.rounds.has_value());
+  EXPECT_EQ(e.rounds->count, 6U);
+  EXPECT_DOUBLE_EQ(*e.floor_a, 0);
+  EXPECT_FALSE(e.floor_ratio().has_value());
+}
+
+TEST(AbCombinePairs, IsTheGeometricMeanWithStudentsTOverPairsJoinedWithThePooledInterval) {
+  // Two pairs at 1.01 and 1.03: log mean at sqrt(1.01 * 1.03); t(0.975, 1) = 12.706.
+  const std::vector<double> ratios{1.01, 1.03};
+  const auto c = combine_pairs(ratios, std::nullopt);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_NEAR(c->ratio, std::sqrt(1.01 * 1.03), 1e-12);
+  const double sd = std::abs(std::log(1.03) - std::log(1.01)) / std::sqrt(2.0);
+  const double half = 12.7062047361747 * sd / std::sqrt(2.0);
+  EXPECT_NEAR(c->lower, std::exp(std::log(c->ratio) - half), 1e-9);
+  EXPECT_NEAR(c->upper, std::exp(std::log(c->ratio) + half), 1e-9);
+  EXPECT_EQ(c->count, 2U);
+  // Pairs that agree exactly leave the pooled rounds' spread as the width.
+  const std::vector<double> same{1.02, 1.02, 1.02};
+  const ab_interval pooled{
+      .ratio = 1.02, .lower = 1.015, .upper = 1.025, .level = 0.95, .count = 20, .method = "test"};
+  const auto joined = combine_pairs(same, pooled);
+  ASSERT_TRUE(joined.has_value());
+  EXPECT_NEAR(joined->ratio, 1.02, 1e-12);
+  EXPECT_DOUBLE_EQ(joined->lower, 1.015);
+  EXPECT_DOUBLE_EQ(joined->upper, 1.025);
+  EXPECT_FALSE(combine_pairs(std::vector<double>{1.0}, pooled).has_value());
+}
+
+// ---- the stop rule and the verdict -------------------------------------------------------------
+
+ab_interval interval(double ratio, double lower, double upper) {
+  return ab_interval{
+      .ratio = ratio, .lower = lower, .upper = upper, .level = 0.95, .count = 20, .method = "test"};
+}
+
+TEST(AbTarget, IsTheHalfWidthRelativeToTheRatio) {
+  EXPECT_TRUE(target_met(interval(1.0, 0.9996, 1.0004), 0.0005));   // half-width 0.04%
+  EXPECT_FALSE(target_met(interval(1.0, 0.9994, 1.0006), 0.0005));  // 0.06%
+  EXPECT_FALSE(target_met(interval(2.0, 1.5, 2.5), 0.25));          // exactly the target: not under
+  EXPECT_TRUE(target_met(interval(2.0, 1.5, 2.5), 0.2500001));
+}
+
+TEST(AbDecide, SaysSlowerFasterSameOrUnsureAgainstTheThreshold) {
+  EXPECT_EQ(decide(interval(1.01, 1.0098, 1.0102), 0.005, {}).verdict, ab_verdict::slower);
+  EXPECT_EQ(decide(interval(0.98, 0.978, 0.982), 0.005, {}).verdict, ab_verdict::faster);
+  EXPECT_EQ(decide(interval(1.0, 0.9997, 1.0004), 0.005, {}).verdict, ab_verdict::same);
+  // A real difference under the threshold is the same, for this threshold.
+  EXPECT_EQ(decide(interval(1.002, 1.001, 1.003), 0.005, {}).verdict, ab_verdict::same);
+  const ab_decision unsure = decide(interval(1.005, 1.003, 1.008), 0.005, {});
+  EXPECT_EQ(unsure.verdict, ab_verdict::unsure);
+  EXPECT_NE(unsure.reason.find("[+0.30%, +0.80%]"), std::string::npos) << unsure.reason;
+  EXPECT_NE(unsure.reason.find("+0.50%"), std::string::npos) << unsure.reason;
+  EXPECT_EQ(decide(interval(1.0, 0.99, 1.01), 0.005, {}).verdict, ab_verdict::unsure);
+  // With no threshold, any interval clear of 1 decides.
+  EXPECT_EQ(decide(interval(1.001, 1.0005, 1.0015), 0, {}).verdict, ab_verdict::slower);
+}
+
+TEST(AbDecide, TheGateFailsOnlyWhenTheWholeIntervalLiesAboveIt) {
+  EXPECT_TRUE(decide(interval(1.02, 1.015, 1.025), 0.005, 0.01).gate_failed);
+  EXPECT_FALSE(decide(interval(1.02, 1.005, 1.035), 0.005, 0.01).gate_failed);  // not sure
+  EXPECT_FALSE(decide(interval(1.02, 1.015, 1.025), 0.005, 0.02).gate_failed);
+  EXPECT_FALSE(decide(interval(1.02, 1.015, 1.025), 0.005, std::nullopt).gate_failed);
+}
+
+// ---- the rounds, with fake sides on a fake clock
+// -------------------------------------------------
+
+// One fake time line in ns; the sides' clock runs at 1 GHz, so a tick is a nanosecond.
+struct fake_host {
+  std::uint64_t now_ns = 0;
+  // The host's speed: a factor on every duration from `slow_from` for `slow_for` ns.
+  std::uint64_t slow_from = 0;
+  std::uint64_t slow_for = 0;
+  double slow_factor = 1;
+  std::vector<char> calls;  // which side sampled, in order
+
+  double speed() const {
+    return now_ns >= slow_from && now_ns < slow_from + slow_for ? slow_factor : 1.0;
+  }
+  std::uint64_t spend(double ns) {
+    const auto taken = static_cast<std::uint64_t>(std::llround(ns * speed()));
+    now_ns += taken;
+    return taken;
+  }
+};
+
+class fake_side final : public ab_side {
+ public:
+  fake_side(fake_host& host, char name, double per_call, std::uint64_t overhead,
+            std::uint64_t batch_needed)
+      : host_(host), name_(name), per_call_(per_call), overhead_(overhead), batch_(batch_needed) {
+    facts_.workload = std::string(1, name);
+    facts_.build = "fake";
+    facts_.clock = "fake";
+    facts_.ticks_per_second = 1e9;
+    facts_.clock_step = 10;
+  }
+  const ab_side_facts& facts() const override { return facts_; }
+  std::uint64_t measure_overhead(std::size_t) override { return overhead_; }
+  std::uint64_t calibrate(std::uint64_t overhead, std::uint64_t min_ticks) override {
+    calibrated_with = {overhead, min_ticks};
+    return batch_;
+  }
+  ab_side_samples sample(std::size_t count, std::uint64_t batch, std::uint32_t) override {
+    if (fail_at && host_.calls.size() >= *fail_at) throw ab_side_failure("fake: broke", true);
+    host_.calls.push_back(name_);
+    ab_side_samples s;
+    s.reference = host_.spend(1'000);
+    for (std::size_t i = 0; i < count; ++i) {
+      s.raw.push_back(host_.spend(per_call_ * static_cast<double>(batch)) + overhead_);
+    }
+    s.reference = std::max(s.reference, host_.spend(1'000));
+    return s;
+  }
+  std::pair<std::uint64_t, std::uint64_t> calibrated_with{};
+  std::optional<std::size_t> fail_at;
+
+ private:
+  fake_host& host_;
+  char name_;
+  double per_call_;
+  std::uint64_t overhead_;
+  std::uint64_t batch_;
+  ab_side_facts facts_;
+};
+
+ab_options fake_options(fake_host& host) {
+  ab_options o;
+  o.now_ns = [&host] { return host.now_ns; };
+  o.warmup = std::chrono::milliseconds(10);
+  o.max_time = std::chrono::milliseconds(500);
+  return o;
+}
+
+TEST(AbRounds, OneBatchForBothTheLargerNeedAndRoundsSizedToTheRoundTime) {
+  fake_host host;
+  fake_side a(host, 'A', 1'000, 20, 3);
+  fake_side b(host, 'B', 1'010, 30, 5);
+  const ab_pair p = run_rounds(a, b, fake_options(host));
+  EXPECT_EQ(p.batch, 5U);
+  EXPECT_TRUE(p.batch_calibrated);
+  // 1000 steps of the 10-tick clock, and each side its own overhead.
+  EXPECT_EQ(a.calibrated_with, (std::pair<std::uint64_t, std::uint64_t>{20, 10'000}));
+  EXPECT_EQ(b.calibrated_with, (std::pair<std::uint64_t, std::uint64_t>{30, 10'000}));
+  EXPECT_EQ(p.overhead_a, 20U);
+  EXPECT_EQ(p.overhead_b, 30U);
+  // A round of 4 ms holds 4e6 / (5,000 + 20 + 5,050 + 30) = 396 samples a side: capped at 64.
+  EXPECT_EQ(p.samples_per_side, 64U);
+  // Every round's minimum is exact: (raw - overhead) / batch.
+  ASSERT_FALSE(p.rounds.empty());
+  for (const ab_round& r : p.rounds) {
+    EXPECT_DOUBLE_EQ(r.a_min, 1'000);
+    EXPECT_DOUBLE_EQ(r.b_min, 1'010);
+  }
+  ASSERT_TRUE(p.estimate.rounds.has_value());
+  EXPECT_DOUBLE_EQ(p.estimate.rounds->ratio, 1.01);
+  // The interval is a point: the target is met at the first two checks, rounds 20 and 30.
+  EXPECT_EQ(p.stopped_by, ab_stop::target);
+  EXPECT_EQ(p.rounds.size(), 30U);
+  EXPECT_EQ(p.checks, 2U);
+}
+
+TEST(AbRounds, TheOrderAlternatesAndTheWarmupRunsFirst) {
+  fake_host host;
+  fake_side a(host, 'A', 100'000, 0, 1);
+  fake_side b(host, 'B', 100'000, 0, 1);
+  ab_options o = fake_options(host);
+  o.warmup = std::chrono::nanoseconds(0);  // one warmup round, to size the rounds
+  const ab_pair p = run_rounds(a, b, o);
+  EXPECT_EQ(p.warmup_rounds, 1U);
+  // 4 ms / 200 us a round of one each: 20 samples a side.
+  EXPECT_EQ(p.samples_per_side, 20U);
+  const std::string order(host.calls.begin(), host.calls.end());
+  // The warmup round (index 0: AB), then measured rounds 0, 1, 2...: AB, BA, AB, ...
+  EXPECT_EQ(order.substr(0, 10), "ABABBAABBA");
+  EXPECT_TRUE(p.rounds[0].a_first);
+  EXPECT_FALSE(p.rounds[1].a_first);
+}
+
+TEST(AbRounds, StopsAtMaxTimeWhenTheTargetIsNotMet) {
+  // B alternates between 1% and 3% slower round by round: the interval stays wide.
+  fake_host host;
+  fake_side a(host, 'A', 1'000'000, 0, 1);
+  struct wobbling final : public ab_side {
+    fake_side inner_slow, inner_fast;
+    std::size_t n = 0;
+    wobbling(fake_host& h)
+        : inner_slow(h, 'B', 1'030'000, 0, 1), inner_fast(h, 'B', 1'010'000, 0, 1) {}
+    const ab_side_facts& facts() const override { return inner_slow.facts(); }
+    std::uint64_t measure_overhead(std::size_t s) override {
+      return inner_slow.measure_overhead(s);
+    }
+    std::uint64_t calibrate(std::uint64_t o, std::uint64_t m) override {
+      return inner_slow.calibrate(o, m);
+    }
+    ab_side_samples sample(std::size_t c, std::uint64_t b, std::uint32_t r) override {
+      return (n++ % 2 == 0 ? inner_slow : inner_fast).sample(c, b, r);
+    }
+  } b(host);
+  ab_options o = fake_options(host);
+  o.max_time = std::chrono::milliseconds(100);
+  const ab_pair p = run_rounds(a, b, o);
+  EXPECT_EQ(p.stopped_by, ab_stop::max_time);
+  EXPECT_GE(p.seconds, 0.1);
+  EXPECT_GT(p.checks, 0U);
+  ASSERT_TRUE(p.last_half_width.has_value());
+  EXPECT_GT(*p.last_half_width, o.target);
+}
+
+TEST(AbRounds, AHostSlowStretchFallsOnBothSidesOfARoundAndLeavesTheRatio) {
+  // The host runs 1.5x slow for 40 ms in the middle of the rounds. The floors of a side measured
+  // in that stretch alone would be 50% off; paired rounds keep B/A at 1.01.
+  fake_host host;
+  host.slow_from = 30'000'000;
+  host.slow_for = 40'000'000;
+  host.slow_factor = 1.5;
+  fake_side a(host, 'A', 100'000, 0, 1);
+  fake_side b(host, 'B', 101'000, 0, 1);
+  ab_options o = fake_options(host);
+  o.target = 1e-9;  // never met: all of max_time
+  o.max_time = std::chrono::milliseconds(100);
+  const ab_pair p = run_rounds(a, b, o);
+  std::size_t slowed = 0;
+  for (const ab_round& r : p.rounds)
+    slowed += r.a_min > 100'000 ? 1 : 0;
+  EXPECT_GT(slowed, 5U);
+  ASSERT_TRUE(p.estimate.rounds.has_value());
+  EXPECT_NEAR(p.estimate.rounds->ratio, 1.01, 1e-9);
+  EXPECT_GT(p.estimate.disturbed, 0U);  // the reference runs saw the stretch
+}
+
+TEST(AbRounds, ASideFailureLeavesRunRounds) {
+  fake_host host;
+  fake_side a(host, 'A', 1'000, 0, 1);
+  fake_side b(host, 'B', 1'000, 0, 1);
+  b.fail_at = 7;
+  EXPECT_THROW(run_rounds(a, b, fake_options(host)), ab_side_failure);
+}
+
+// ---- the report ------------------------------------------------------------------------------
+
+TEST(AbReport, ConcludesOnePairFromItsRoundsAndSeveralOverPairs) {
+  ab_report report;
+  report.options.threshold = 0.005;
+  ab_pair one;
+  for (int i = 0; i < 20; ++i)
+    one.rounds.push_back(round_of(1'000, 1'010));
+  one.estimate = estimate_rounds(one.rounds, 1.3);
+  report.pairs = {one};
+  conclude(report);
+  ASSERT_TRUE(report.answer && report.decision);
+  EXPECT_DOUBLE_EQ(report.answer->ratio, 1.01);
+  EXPECT_EQ(report.decision->verdict, ab_verdict::slower);
+  EXPECT_EQ(ab_headline(*report.answer), "B is 1.00% slower than A");
+
+  ab_pair other = one;
+  for (auto& r : other.rounds)
+    r.b_min = 1'012;
+  other.estimate = estimate_rounds(other.rounds, 1.3);
+  report.pairs = {one, other};
+  conclude(report);
+  ASSERT_EQ(report.pair_ratios.size(), 2U);
+  ASSERT_TRUE(report.answer.has_value());
+  EXPECT_NEAR(report.answer->ratio, std::sqrt(1.01 * 1.012), 1e-12);
+  EXPECT_EQ(report.answer->count, 2U);
+}
+
+TEST(AbReport, HeadlinesSayFasterSlowerAndSmallChangesWithThreeDecimals) {
+  EXPECT_EQ(ab_headline(interval(0.975, 0.97, 0.98)), "B is 2.50% faster than A");
+  EXPECT_EQ(ab_headline(interval(1.00004, 1.0, 1.0001)), "B is 0.004% slower than A");
+  EXPECT_EQ(ab_headline(interval(1.0, 0.999, 1.001)), "B and A take the same time");
+}
+
+}  // namespace
+}  // namespace harness
