@@ -40,4 +40,8 @@ struct thinned {
 };
 thinned thin_for_drawing(std::span<const double> values, std::span<const char> disturbed);
 
+// What the ab page draws (ab_html.cpp), from ab's JSON document (report/ab.cpp): the document
+// without each pair's rounds, the ratios to draw per pair, their histogram, the answer's words.
+nlohmann::ordered_json ab_page_data(nlohmann::ordered_json document);
+
 }  // namespace harness::html
