@@ -846,6 +846,12 @@
     }
   };
 
+  // A ratio with a fixed number of decimals (5, as the console's floors B/A), so that 1.01 and
+  // 1.01003 read as 1.01000 and 1.01003.
+  function ratioText(v, decimals) {
+    return isNum(v) ? v.toFixed(decimals === undefined ? 5 : decimals) : '-';
+  }
+
   function sideText(side, mode) {
     if (!side) return null;
     return side.workload + (mode === 'builds' ? ' of ' + side.build : '') +
@@ -998,8 +1004,8 @@
             callbacks: {
               label: function (item) {
                 var raw = item.raw;
-                if (raw.round === undefined) return item.dataset.label + ': ' + sig(raw.y, 6);
-                return (several ? 'pair ' + raw.pair + ', ' : '') + 'round ' + raw.round + ': B/A ' + sig(raw.value, 6);
+                if (raw.round === undefined) return item.dataset.label + ': ' + ratioText(raw.y);
+                return (several ? 'pair ' + raw.pair + ', ' : '') + 'round ' + raw.round + ': B/A ' + ratioText(raw.value);
               }
             }
           }
@@ -1022,10 +1028,10 @@
       class: 'caption',
       text: 'Each point: one round\'s B/A, the lowest time per call of B\'s samples in the round over A\'s. ' +
         (answer ? 'Shaded: the answer\'s 95% interval; solid line: the answer. ' : '') +
-        'Crosses: rounds with a disturbed sample. The vertical scale is the histogram\'s (' + sig(hist.low, 6) + ' to ' +
-        sig(hist.top, 6) + ')' + (beyond
+        'Crosses: rounds with a disturbed sample. The vertical scale is the histogram\'s (' + ratioText(hist.low) + ' to ' +
+        ratioText(hist.top) + ')' + (beyond
         ? '; ' + num(beyond, 0) + ' drawn round(s) lie beyond it, drawn just outside it (triangles, or crosses when disturbed): ' +
-          'the lowest ratio is ' + sig(hist.lowest, 6) + ', the highest ' + sig(hist.highest, 6) + '.'
+          'the lowest ratio is ' + ratioText(hist.lowest) + ', the highest ' + ratioText(hist.highest) + '.'
         : '.')
     }));
     if (drawn < total) {
@@ -1053,11 +1059,13 @@
     };
     var first = any(0) ? 0 : 1;
     var last = any(bars - 1) ? bars - 1 : bars - 2;
+    // Bin centres with the decimals that tell neighbouring bins apart.
+    var decimals = Math.min(8, Math.max(2, Math.ceil(-Math.log10(hist.width))));
     var labels = [];
     for (var b = first; b <= last; b++) {
-      if (b === 0) labels.push('< ' + sig(hist.low, 5));
-      else if (b === bars - 1) labels.push('> ' + sig(hist.top, 5));
-      else labels.push(sig(hist.low + hist.width * (b - 0.5), 5));
+      if (b === 0) labels.push('< ' + ratioText(hist.low, decimals));
+      else if (b === bars - 1) labels.push('> ' + ratioText(hist.top, decimals));
+      else labels.push(ratioText(hist.low + hist.width * (b - 0.5), decimals));
     }
     var datasets = [];
     var sum = function (counts) {
@@ -1074,6 +1082,7 @@
         label: (several ? 'pair ' + (k + 1) + ', undisturbed' : 'undisturbed rounds') + ' (' + num(sum(c), 0) + ')',
         data: c.slice(first, last + 1),
         backgroundColor: fills(pairColour(k)),
+        legendColour: alpha(pairColour(k), 0.7),
         borderColor: pairColour(k),
         borderWidth: 1,
         categoryPercentage: 1.0,
@@ -1085,6 +1094,7 @@
         label: 'disturbed rounds' + (several ? ', every pair' : '') + ' (' + num(sum(hist.disturbed), 0) + ')',
         data: hist.disturbed.slice(first, last + 1),
         backgroundColor: fills(colour.disturbed),
+        legendColour: alpha(colour.disturbed, 0.7),
         borderColor: colour.disturbed,
         borderWidth: 1,
         categoryPercentage: 1.0,
@@ -1105,7 +1115,20 @@
           y: axis('rounds', { stacked: true, beginAtZero: true, ticks: { precision: 0 } })
         },
         plugins: {
-          legend: { position: 'bottom', labels: { boxWidth: 14 } },
+          legend: {
+            position: 'bottom',
+            labels: {
+              boxWidth: 14,
+              // A dataset's inner bars' colour (the legend would take its first bar's, maybe pale).
+              generateLabels: function (chart) {
+                var items = Chart.defaults.plugins.legend.labels.generateLabels(chart);
+                items.forEach(function (item) {
+                  item.fillStyle = chart.data.datasets[item.datasetIndex].legendColour || item.fillStyle;
+                });
+                return items;
+              }
+            }
+          },
           harnessAnswer: { answer: ab.answer, low: hist.low, width: hist.width, first: 1 - first }
         }
       },
@@ -1174,7 +1197,7 @@
       row('without the disturbed', function (p, s) { return s.undisturbed || 'no interval'; }),
       row('floor of A, per call', function (p) { return floor(p.estimate.floor_a_ticks); }),
       row('floor of B, per call', function (p) { return floor(p.estimate.floor_b_ticks); }),
-      row('floors B/A', function (p) { return isNum(p.estimate.floor_ratio) ? sig(p.estimate.floor_ratio, 6) : '-'; }),
+      row('floors B/A', function (p) { return isNum(p.estimate.floor_ratio) ? ratioText(p.estimate.floor_ratio) : '-'; }),
       row('batch (calls a sample)', function (p) { return num(p.batch, 0) + (p.batch_calibrated ? ', calibrated' : ', given'); }),
       row('samples a side, a round', function (p) { return num(p.samples_per_side, 0); }),
       row('timer overhead A, B', function (p) { return p.overhead_a_ticks + ', ' + p.overhead_b_ticks + ' ticks'; }),
@@ -1204,7 +1227,7 @@
     if (ab.verdict) top.appendChild(el('p', { class: 'sentence', text: 'Verdict: ' + ab.verdict + ': ' + ab.reason }));
     var a = ab.answer;
     if (a) {
-      top.appendChild(el('p', { text: 'B/A ' + sig(a.ratio, 6) + ', 95% interval ' + sig(a.lower, 6) + ' to ' + sig(a.upper, 6) +
+      top.appendChild(el('p', { text: 'B/A ' + ratioText(a.ratio) + ', 95% interval ' + ratioText(a.lower) + ' to ' + ratioText(a.upper) +
         ': ' + a.method + ', over ' + num(a.count, 0) + (data.series.length > 1 ? ' pairs of processes' : ' rounds') +
         ' (coverage at least ' + num(a.level * 100, 1) + '%).' }));
     }
