@@ -64,10 +64,11 @@ std::string headline(const ab_page_json& ab, std::size_t with_ratio) {
   return fmt::format("Not answered: {} rounds gave a ratio, and an interval needs 6", with_ratio);
 }
 
+// The words of a stop's id, as the console gives them (ab_stop's last value is interrupted).
 std::string stop_phrase(const std::string& id) {
-  for (const ab_stop stop :
-       {ab_stop::target, ab_stop::max_time, ab_stop::max_rounds, ab_stop::interrupted}) {
-    if (id == names_of(stop).id) return names_of(stop).phrase;
+  for (int k = 0; k <= static_cast<int>(ab_stop::interrupted); ++k) {
+    const ab_stop_names& names = names_of(static_cast<ab_stop>(k));
+    if (id == names.id) return names.phrase;
   }
   return id;
 }
