@@ -55,6 +55,21 @@ def expected_charts(page, data):
     if page == "clocks":
         return [("clocks", ["call cost (ns per read)", "granularity"], "ns (log scale)",
                  "clock source")]
+    if page == "ab":
+        if data["histogram"] is None:
+            return []
+        several = len(data["series"]) > 1
+        rounds = ([f"pair {k} rounds" for k in range(1, len(data["series"]) + 1)]
+                  if several else ["round ratios"])
+        bars = ([f"pair {k}, undisturbed (" for k in range(1, len(data["series"]) + 1)]
+                if several else ["undisturbed rounds ("])
+        if data["report"]["ab"]["answer"] is not None:
+            rounds += ["95% interval of the answer", "the answer" if several else "median of the"]
+        if sum(data["histogram"]["disturbed"]) > 0:
+            rounds.append("disturbed rounds")
+            bars.append("disturbed rounds")
+        return [("ab-rounds", rounds, "round, in the order taken", "B/A"),
+                ("ab-histogram", bars, "B/A, bins of", "rounds")]
     raise SystemExit(f"unknown page kind {page}")
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the HTML pages (issue 18) in a real browser: a run page (-o run.html), one
-# made by `harness report` from a JSON report, a compare page and a clocks page, each opened in
-# headless Chromium at 1280 px and at 390 px wide (a phone), in the light and the dark colour
-# scheme. For each, html_check.py reads what the page's script drew (<pre id="harness-status">
+# made by `harness report` from a JSON report, a compare page, a clocks page and an ab page, each
+# opened in headless Chromium at 1280 px and at 390 px wide (a phone), in the light and the dark
+# colour scheme (the ab page in the light one). For each, html_check.py reads what the page's script drew (<pre id="harness-status">
 # in the DOM Chromium dumps) and checks every chart rendered: the expected number and kinds,
 # their labels and axis titles, a painted canvas, no JavaScript error, no sideways scrolling.
 # Every page is checked for network addresses (none may be in it). Screenshots are kept in
@@ -72,10 +72,10 @@ EOF
   echo "$frame"
 }
 
-# check_page NAME FILE: the page has no network address, and renders at both widths in both
-# schemes; screenshots NAME-WIDTH-SCHEME.png.
+# check_page NAME FILE [SCHEMES]: the page has no network address, and renders at both widths in
+# each scheme (default: light and dark); screenshots NAME-WIDTH-SCHEME.png.
 check_page() {
-  local name=$1 page=$2
+  local name=$1 page=$2 schemes=${3:-light dark}
   if grep -qE 'https?://' "$page"; then
     fail "$name: the page holds a network address: $(grep -oE 'https?://[^"'"'"' ]*' "$page" | head -3)"
   else
@@ -89,7 +89,7 @@ check_page() {
       url="file://$(phone_frame "$page")"
       window=500,2600
     fi
-    for scheme in light dark; do
+    for scheme in $schemes; do
       flags=(--width "$width")
       [ "$scheme" = dark ] && flags+=(--dark)
       # One browser start gives both: the DOM after the page's script ran, and the screenshot
@@ -154,6 +154,14 @@ if "$harness" clocks --format html >"$work/clocks.html" 2>"$work/err"; then
 else
   fail "clocks --format html failed"
   sed 's/^/    | /' "$work/err" | head
+fi
+
+# The ab page (issue 26): the ratio round by round with the answer's interval, the ratios'
+# histogram and the facts, from a tiny budget. One colour scheme: the dark one's colours are the
+# other pages' (page.js), already drawn in both.
+if expect 0 ab-html -- ab xor_loop/1000 xor_loop/1100 --warmup 10ms --max-time 200ms \
+  -o "$work/ab.html"; then
+  check_page ab "$work/ab.html" light
 fi
 
 echo "html_e2e: $passed passed, $failed failed (screenshots in $shots)"

@@ -3,7 +3,9 @@
 // - no network address anywhere, and no text of the run can end the data element;
 // - the page made from the JSON report (`harness report`) is the page the run writes;
 // - a million samples a phase are drawn thinned, counted whole;
-// - `harness report`'s bad inputs are usage errors naming them, and nothing is written.
+// - `harness report`'s bad inputs are usage errors naming them, and nothing is written;
+// - harness ab's page carries its JSON document (its rounds as the ratios to draw) and a
+//   histogram counted over every round, thinned as the run page above kHtmlMaxDrawn rounds.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -15,6 +17,7 @@
 
 #include "cli.hpp"
 #include "fakes.hpp"
+#include "harness/ab_report.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "scratch.hpp"
@@ -227,6 +230,194 @@ TEST(ReportHtml, FormatByNameAndExtension) {
   } catch (const usage_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("markdown or html"));
   }
+}
+
+// ---- harness ab ------------------------------------------------------------------------------
+
+// `pairs` pairs of `rounds` rounds each: A at 1000 ticks a call, B 1% slower give or take 0.03%,
+// every 50th round hit by a context switch with B 30% slower in it; in the first pair, round 10's
+// A minimum is 0 (no ratio). B's name tries to end the page's data element.
+ab_report synthetic_ab(std::size_t pairs, std::size_t rounds) {
+  ab_report r;
+  r.clock = "fake";
+  r.ticks_per_second = 2e9;
+  r.clock_step = 20;
+  r.context.host_name = "testhost";
+  for (std::size_t p = 0; p < pairs; ++p) {
+    ab_pair pair;
+    pair.a.workload = "xor_loop/1000";
+    pair.b.workload = "evil</script><script>alert(1)</script> http://example.com";
+    for (ab_side_facts* side : {&pair.a, &pair.b}) {
+      side->build = "this process";
+      side->clock = "fake";
+      side->ticks_per_second = 2e9;
+    }
+    pair.batch = 8;
+    pair.batch_calibrated = true;
+    pair.samples_per_side = 16;
+    pair.warmup_rounds = 5;
+    pair.stopped_by = ab_stop::max_time;
+    for (std::size_t k = 0; k < rounds; ++k) {
+      ab_round round;
+      round.a_first = k % 2 == 0;
+      round.a_min = p == 0 && k == 9 ? 0 : 1000;
+      round.b_min = 1010 + static_cast<double>((k * 3 + p) % 7) * 0.1 - 0.3;
+      round.reference = 3000;
+      if (k % 50 == 49) {
+        round.switches = 1;
+        round.b_min = 1300;
+      }
+      pair.rounds.push_back(round);
+    }
+    pair.estimate = estimate_rounds(pair.rounds, r.options.tuning.slowdown_factor);
+    r.pairs.push_back(std::move(pair));
+  }
+  conclude(r);
+  return r;
+}
+
+std::string ab_html_of(const ab_report& r) {
+  std::ostringstream out;
+  write_ab_report(out, r, report_format::html);
+  return out.str();
+}
+
+// What a histogram's bars hold together: every pair's undisturbed rounds and the disturbed ones.
+std::size_t counted(const nlohmann::json& histogram) {
+  std::size_t n = 0;
+  for (const auto& pair : histogram.at("counts")) {
+    for (const auto& c : pair)
+      n += c.get<std::size_t>();
+  }
+  for (const auto& c : histogram.at("disturbed"))
+    n += c.get<std::size_t>();
+  return n;
+}
+
+TEST(AbHtml, OneSelfContainedPageCarryingTheDocument) {
+  const ab_report r = synthetic_ab(1, 200);
+  const std::string page = ab_html_of(r);
+  EXPECT_THAT(page, HasSubstr("<body data-page=\"ab\">"));
+  EXPECT_THAT(page, HasSubstr("Chart.js v3.9.1"));
+  EXPECT_THAT(page, HasSubstr("<pre id=\"harness-status\""));
+  EXPECT_THAT(page, Not(HasSubstr("http://")));
+  EXPECT_THAT(page, Not(HasSubstr("https://")));
+  EXPECT_THAT(page, Not(HasSubstr("<script src")));
+  EXPECT_THAT(page, Not(HasSubstr("<link")));
+  EXPECT_THAT(page, Not(HasSubstr("alert(1)</script>")));
+  std::size_t scripts = 0;
+  for (auto at = page.find("</script>"); at != std::string::npos;
+       at = page.find("</script>", at + 1))
+    ++scripts;
+  EXPECT_EQ(scripts, 3u);
+  EXPECT_THAT(page, HasSubstr("<title>harness ab: xor_loop/1000 against evil&lt;/script&gt;"));
+  // The document is ab's JSON, its rounds given as the series to draw.
+  const auto data = data_of(page);
+  EXPECT_EQ(data.at("page"), "ab");
+  std::ostringstream json;
+  write_ab_json(json, r);
+  nlohmann::json document = nlohmann::json::parse(json.str());
+  ASSERT_EQ(document.at("ab").at("pairs").at(0).at("rounds").size(), 200u);
+  document["ab"]["pairs"][0].erase("rounds");
+  EXPECT_EQ(data.at("report"), document);
+  EXPECT_EQ(data.at("report").at("ab").at("b").at("workload"),
+            "evil</script><script>alert(1)</script> http://example.com");
+}
+
+TEST(AbHtml, EveryRoundOfASmallRunIsDrawnAndCounted) {
+  const ab_report r = synthetic_ab(1, 200);
+  const auto data = data_of(ab_html_of(r));
+  // The answer in the console's words.
+  ASSERT_TRUE(r.answer);
+  const std::string headline = data.at("headline");
+  EXPECT_EQ(headline, ab_headline(*r.answer) + " [" + ab_change_text(r.answer->lower) + ", " +
+                          ab_change_text(r.answer->upper) + "]");
+  EXPECT_THAT(headline, HasSubstr("B is 1.00% slower than A"));
+  std::ostringstream console;
+  print_ab_console(console, r);
+  EXPECT_THAT(console.str(), HasSubstr(headline));
+  ASSERT_EQ(data.at("series").size(), 1u);
+  const auto& s = data.at("series").at(0);
+  EXPECT_EQ(s.at("rounds"), 200);
+  EXPECT_EQ(s.at("with_ratio"), 199);  // round 10 gave none
+  EXPECT_EQ(s.at("every"), 1);
+  ASSERT_EQ(s.at("r").size(), 199u);
+  EXPECT_EQ(s.at("i").at(8), 9);
+  EXPECT_EQ(s.at("i").at(9), 11);  // numbered as taken, round 10 left out
+  EXPECT_DOUBLE_EQ(s.at("r").at(9).get<double>(), r.pairs[0].rounds[10].ratio());
+  EXPECT_EQ(s.at("d").at(48), 1);  // round 50, hit by a switch
+  EXPECT_EQ(s.at("d").at(47), 0);
+  EXPECT_EQ(s.at("stopped"), names_of(ab_stop::max_time).phrase);
+  EXPECT_THAT(s.at("change").get<std::string>(), HasSubstr("+1.00% ["));
+  // The histogram counts every round with a ratio; the disturbed ones (B 30% slower) lie beyond
+  // the fences, in the top edge bar, and push no other round into one bin.
+  const auto& h = data.at("histogram");
+  EXPECT_EQ(counted(h), 199u);
+  const auto disturbed = h.at("disturbed").get<std::vector<std::size_t>>();
+  ASSERT_EQ(disturbed.size(), h.at("bins").get<std::size_t>() + 2);
+  EXPECT_EQ(disturbed.back(), 4u);
+  EXPECT_EQ(std::accumulate(disturbed.begin(), disturbed.end(), std::size_t{0}), 4u);
+  EXPECT_DOUBLE_EQ(h.at("highest").get<double>(), 1.3);
+  EXPECT_LT(h.at("top").get<double>(), 1.02);
+  EXPECT_LE(h.at("low").get<double>(), r.answer->lower);
+  EXPECT_GE(h.at("top").get<double>(), r.answer->upper);
+  const auto counts = h.at("counts").at(0).get<std::vector<std::size_t>>();
+  EXPECT_EQ(counts.front(), 0u);  // none below the scale
+  EXPECT_LT(*std::max_element(counts.begin(), counts.end()), 100u);
+}
+
+TEST(AbHtml, ManyRoundsAreDrawnThinnedAndCountedWhole) {
+  const std::size_t n = 50000;
+  const std::string page = ab_html_of(synthetic_ab(1, n));
+  // Measured here: the page stays small enough for a browser to open at once.
+  EXPECT_LT(page.size(), 450000u);  // 317 kB, of which the inline scripts are some 255 kB
+  const auto data = data_of(page);
+  const auto& s = data.at("series").at(0);
+  EXPECT_EQ(s.at("rounds"), n);
+  EXPECT_EQ(s.at("every"), 25);  // 2000 stretches of 25 ratios
+  const auto ratios = s.at("r").get<std::vector<double>>();
+  EXPECT_GE(ratios.size(), kHtmlMaxDrawn);
+  EXPECT_LE(ratios.size(), 3 * kHtmlMaxDrawn / 2);
+  // The extremes and the disturbed rounds stay in the picture.
+  EXPECT_DOUBLE_EQ(*std::max_element(ratios.begin(), ratios.end()), 1.3);
+  EXPECT_DOUBLE_EQ(*std::min_element(ratios.begin(), ratios.end()), 1.0097);
+  const auto index = s.at("i").get<std::vector<std::size_t>>();
+  EXPECT_TRUE(std::is_sorted(index.begin(), index.end()));
+  const auto at = std::find(index.begin(), index.end(), 30000u);
+  ASSERT_NE(at, index.end());
+  EXPECT_EQ(s.at("d").at(static_cast<std::size_t>(at - index.begin())), 1);
+  EXPECT_EQ(counted(data.at("histogram")), n - 1);
+}
+
+TEST(AbHtml, SeveralPairsAreDrawnOneSeriesEach) {
+  const ab_report r = synthetic_ab(3, 100);
+  const auto data = data_of(ab_html_of(r));
+  ASSERT_EQ(data.at("series").size(), 3u);
+  EXPECT_EQ(data.at("series").at(1).at("with_ratio"), 100);
+  EXPECT_EQ(data.at("report").at("ab").at("pair_ratios").size(), 3u);
+  const auto& h = data.at("histogram");
+  EXPECT_EQ(h.at("counts").size(), 3u);
+  EXPECT_EQ(counted(h), 299u);
+  ASSERT_TRUE(r.answer);
+  EXPECT_EQ(data.at("answer"), ab_change_text(r.answer->ratio) + " [" +
+                                   ab_change_text(r.answer->lower) + ", " +
+                                   ab_change_text(r.answer->upper) + "]");
+}
+
+TEST(AbHtml, APageWithoutRoundsSaysSo) {
+  ab_report r;
+  r.interrupted = true;
+  conclude(r);
+  const auto data = data_of(ab_html_of(r));
+  EXPECT_EQ(data.at("headline"), "No rounds were measured");
+  EXPECT_TRUE(data.at("histogram").is_null());
+  EXPECT_TRUE(data.at("series").empty());
+  // Five rounds: a ratio each, and no interval yet.
+  const ab_report few = synthetic_ab(1, 5);
+  const auto some = data_of(ab_html_of(few));
+  EXPECT_EQ(some.at("headline"), "Not answered: 5 rounds gave a ratio, and an interval needs 6");
+  EXPECT_FALSE(some.at("histogram").is_null());
+  EXPECT_EQ(counted(some.at("histogram")), 5u);
 }
 
 // ---- harness report ---------------------------------------------------------------------------

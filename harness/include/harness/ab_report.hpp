@@ -55,6 +55,8 @@ void conclude(ab_report& report);
 
 // "B is 1.00% slower than A", "B is 0.25% faster than A", "B and A take the same time".
 std::string ab_headline(const ab_interval& interval);
+// A ratio B/A as B's change against A, with two decimals (three below 0.1%): "+1.00%", "-0.004%".
+std::string ab_change_text(double ratio);
 
 void print_ab_console(std::ostream& out, const ab_report& report);
 void write_ab_json(std::ostream& out, const ab_report& report);

@@ -25,8 +25,7 @@ std::string magnitude(double change_percent) {
 }
 
 std::string percent(double ratio) {
-  const double change = (ratio - 1) * 100;
-  return (change >= 0 ? "+" : "") + magnitude(change) + "%";
+  return ab_change_text(ratio);
 }
 
 std::string bounds(const ab_interval& i) {
@@ -218,6 +217,11 @@ std::string ab_headline(const ab_interval& interval) {
   return "B and A take the same time";
 }
 
+std::string ab_change_text(double ratio) {
+  const double change = (ratio - 1) * 100;
+  return (change >= 0 ? "+" : "") + magnitude(change) + "%";
+}
+
 void print_ab_console(std::ostream& out, const ab_report& r) {
   if (r.pairs.empty()) {
     fmt::print(out, "harness ab: no rounds were measured{}\n",
@@ -339,7 +343,12 @@ void write_ab_markdown(std::ostream& out, const ab_report& r) {
 }
 
 void write_ab_html(std::ostream& out, const ab_report& report) {
-  out << html::page(html::page_kind::ab, "harness ab", document(report));
+  std::string title = "harness ab";
+  if (!report.pairs.empty()) {
+    title += fmt::format(": {} against {}", side_name(report.pairs.front().a, report.mode),
+                         side_name(report.pairs.front().b, report.mode));
+  }
+  out << html::page(html::page_kind::ab, title, html::ab_page_data(document(report)));
 }
 
 void write_ab_report(std::ostream& out, const ab_report& report, report_format format) {

@@ -17,8 +17,10 @@
 #include <cmath>
 #include <istream>
 #include <map>
+#include <optional>
 #include <ostream>
 
+#include "check.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "report/html.hpp"
@@ -41,42 +43,20 @@ using run_series = std::vector<std::map<std::string, phase_series>>;
 constexpr std::size_t kHistogramBins = 40;
 
 json drawn_points(const phase_series& s) {
-  const std::size_t n = s.ticks.size();
-  std::vector<std::size_t> kept;
-  std::size_t every = 1;
-  if (n <= kHtmlMaxDrawn) {
-    kept.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-      kept[i] = i;
-  } else {
-    // Up to three points a stretch: its lowest, its highest and its first disturbed sample.
-    every = (n + kHtmlMaxDrawn / 2 - 1) / (kHtmlMaxDrawn / 2);
-    for (std::size_t first = 0; first < n; first += every) {
-      const std::size_t end = std::min(n, first + every);
-      std::size_t low = first;
-      std::size_t high = first;
-      std::optional<std::size_t> disturbed;
-      for (std::size_t i = first; i < end; ++i) {
-        if (s.ticks[i] < s.ticks[low]) low = i;
-        if (s.ticks[i] > s.ticks[high]) high = i;
-        if (!disturbed && s.disturbed[i] != 0) disturbed = i;
-      }
-      std::vector<std::size_t> stretch{low, high};
-      if (disturbed) stretch.push_back(*disturbed);
-      std::sort(stretch.begin(), stretch.end());
-      stretch.erase(std::unique(stretch.begin(), stretch.end()), stretch.end());
-      kept.insert(kept.end(), stretch.begin(), stretch.end());
-    }
-  }
+  const html::thinned drawn = html::thin_for_drawing(s.ticks, s.disturbed);
   json index = json::array();
   json ticks = json::array();
   json disturbed = json::array();
-  for (const std::size_t i : kept) {
+  for (const std::size_t i : drawn.kept) {
     index.push_back(i + 1);
     ticks.push_back(s.ticks[i]);
     disturbed.push_back(s.disturbed[i] != 0 ? 1 : 0);
   }
-  return {{"samples", n}, {"every", every}, {"i", index}, {"t", ticks}, {"d", disturbed}};
+  return {{"samples", s.ticks.size()},
+          {"every", drawn.every},
+          {"i", index},
+          {"t", ticks},
+          {"d", disturbed}};
 }
 
 double quantile_of(std::vector<double> values, double q) {
@@ -275,6 +255,37 @@ std::string_view to_string(page_kind kind) noexcept {
       return "ab";
   }
   return "run";
+}
+
+thinned thin_for_drawing(std::span<const double> values, std::span<const char> disturbed) {
+  HARNESS_CHECK(disturbed.size() == values.size());
+  const std::size_t n = values.size();
+  thinned out;
+  if (n <= kHtmlMaxDrawn) {
+    out.kept.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      out.kept[i] = i;
+    return out;
+  }
+  // Up to three points a stretch: its lowest, its highest and its first disturbed value.
+  out.every = (n + kHtmlMaxDrawn / 2 - 1) / (kHtmlMaxDrawn / 2);
+  for (std::size_t first = 0; first < n; first += out.every) {
+    const std::size_t end = std::min(n, first + out.every);
+    std::size_t low = first;
+    std::size_t high = first;
+    std::optional<std::size_t> first_disturbed;
+    for (std::size_t i = first; i < end; ++i) {
+      if (values[i] < values[low]) low = i;
+      if (values[i] > values[high]) high = i;
+      if (!first_disturbed && disturbed[i] != 0) first_disturbed = i;
+    }
+    std::vector<std::size_t> stretch{low, high};
+    if (first_disturbed) stretch.push_back(*first_disturbed);
+    std::sort(stretch.begin(), stretch.end());
+    stretch.erase(std::unique(stretch.begin(), stretch.end()), stretch.end());
+    out.kept.insert(out.kept.end(), stretch.begin(), stretch.end());
+  }
+  return out;
 }
 
 std::string escape(std::string_view text) {

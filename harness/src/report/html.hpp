@@ -1,7 +1,7 @@
 // One self-contained HTML page around a JSON document: the style, Chart.js and the page's script
 // inline (html_assets.hpp), the document in a <script type="application/json"> element that the
-// script draws from. Used by the run report (report.hpp), `harness compare --format html` and
-// `harness clocks --format html`.
+// script draws from. Used by the run report (report.hpp), `harness compare --format html`,
+// `harness clocks --format html` and `harness ab` (ab_report.hpp).
 //
 // What the page promises: nothing is fetched when it is opened (no "http://" or "https://" in the
 // file: the document's '/' are written "\/", which JSON reads back as '/'); every '<' of the
@@ -12,9 +12,12 @@
 // Internal header: nlohmann_json is a private dependency of the harness library.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace harness::html {
 
@@ -26,5 +29,19 @@ std::string page(page_kind kind, std::string_view title, const nlohmann::ordered
 
 // `text` with &, <, >, " and ' as entities.
 std::string escape(std::string_view text);
+
+// Which of a series a chart draws (report.hpp, kHtmlMaxDrawn): all of them up to kHtmlMaxDrawn;
+// above, the lowest and the highest of each stretch of `every` consecutive values, and the first
+// disturbed one of a stretch that has any, so the extremes and the disturbed stretches stay in the
+// picture. `disturbed` is parallel to `values` (non-zero: disturbed).
+struct thinned {
+  std::size_t every = 1;          // values a stretch holds (1: nothing thinned)
+  std::vector<std::size_t> kept;  // indexes into the series, ascending
+};
+thinned thin_for_drawing(std::span<const double> values, std::span<const char> disturbed);
+
+// What the ab page draws (ab_html.cpp), from ab's JSON document (report/ab.cpp): the document
+// without each pair's rounds, the ratios to draw per pair, their histogram, the answer's words.
+nlohmann::ordered_json ab_page_data(nlohmann::ordered_json document);
 
 }  // namespace harness::html

@@ -1,0 +1,191 @@
+// The page of `harness ab` (ab_report.hpp; page.js draws it, docs/output.md "harness ab"): the
+// JSON document without its rounds, each pair's round ratios to draw, a histogram of the ratios
+// counted over every round, and the answer in the console's words.
+//
+// Made from the JSON document alone, as the run page is (html.cpp), so that a page drawn later
+// from an ab JSON file would be the page the run wrote. As on the run page, what is drawn is
+// thinned (html::thin_for_drawing, above kHtmlMaxDrawn rounds a pair), never what is counted:
+// the histogram counts every round, the figures in the text are the document's.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "harness/ab_report.hpp"
+#include "harness/report.hpp"
+#include "report/html.hpp"
+
+namespace harness::html {
+namespace {
+
+using ab_page_json = nlohmann::ordered_json;
+
+// Bins of the histogram between its two edge bars.
+constexpr std::size_t kAbHistogramBins = 40;
+// The histogram's scale runs between Tukey's "far out" fences, the quartiles 3 interquartile
+// ranges apart: a round of a host slow-down (a ratio of 1.3 among ratios within 0.1% of 1.01)
+// goes to an edge bar instead of squeezing every other round into one bin, while rounds of the
+// ordinary spread stay in the picture.
+constexpr double kAbFenceIqrs = 3.0;
+// When every ratio is the same: a scale this wide (relative) around it, so its bar has a width.
+constexpr double kAbFlatScale = 0.001;
+
+// One round that gave a ratio: whose it is, and its mark.
+struct ab_ratio {
+  std::size_t pair = 0;
+  double ratio = 1;
+  bool disturbed = false;
+};
+
+std::optional<ab_interval> interval_of(const ab_page_json& j) {
+  if (j.is_null()) return std::nullopt;
+  ab_interval i;
+  i.ratio = j.at("ratio").get<double>();
+  i.lower = j.at("lower").get<double>();
+  i.upper = j.at("upper").get<double>();
+  return i;
+}
+
+// "+1.00% [+0.98%, +1.02%]".
+ab_page_json change_with_bounds(const std::optional<ab_interval>& i) {
+  if (!i) return nullptr;
+  return fmt::format("{} [{}, {}]", ab_change_text(i->ratio), ab_change_text(i->lower),
+                     ab_change_text(i->upper));
+}
+
+// The answer as the console's first line gives it.
+std::string headline(const ab_page_json& ab, std::size_t with_ratio) {
+  if (const auto answer = interval_of(ab.at("answer"))) {
+    return fmt::format("{} [{}, {}]", ab_headline(*answer), ab_change_text(answer->lower),
+                       ab_change_text(answer->upper));
+  }
+  if (ab.at("pairs").empty()) return "No rounds were measured";
+  return fmt::format("Not answered: {} rounds gave a ratio, and an interval needs 6", with_ratio);
+}
+
+// The words of a stop's id, as the console gives them (ab_stop's last value is interrupted).
+std::string stop_phrase(const std::string& id) {
+  for (int k = 0; k <= static_cast<int>(ab_stop::interrupted); ++k) {
+    const ab_stop_names& names = names_of(static_cast<ab_stop>(k));
+    if (id == names.id) return names.phrase;
+  }
+  return id;
+}
+
+double at_quantile(const std::vector<double>& sorted, double q) {
+  const auto k = static_cast<std::size_t>(std::floor(q * static_cast<double>(sorted.size() - 1)));
+  return sorted[k];
+}
+
+// Counts per bin: index 0 holds the ratios below `low`, 1..bins those within, bins + 1 those
+// above `top`. Undisturbed rounds per pair (`counts`), the disturbed ones of every pair together
+// (`disturbed`), so the bars stack to the distribution of every round.
+ab_page_json ratio_histogram(const std::vector<ab_ratio>& ratios, std::size_t pairs,
+                             const std::optional<ab_interval>& answer) {
+  if (ratios.empty()) return nullptr;
+  std::vector<double> sorted;
+  sorted.reserve(ratios.size());
+  for (const ab_ratio& r : ratios)
+    sorted.push_back(r.ratio);
+  std::sort(sorted.begin(), sorted.end());
+  const double lowest = sorted.front();
+  const double highest = sorted.back();
+  const double q1 = at_quantile(sorted, 0.25);
+  const double q3 = at_quantile(sorted, 0.75);
+  const double iqr = q3 - q1;
+  double low = lowest;
+  double top = highest;
+  if (iqr > 0) {
+    low = std::max(lowest, q1 - kAbFenceIqrs * iqr);
+    top = std::min(highest, q3 + kAbFenceIqrs * iqr);
+  }
+  // The answer's interval is drawn over the bars: keep it on the scale.
+  if (answer) {
+    low = std::min(low, answer->lower);
+    top = std::max(top, answer->upper);
+  }
+  if (!(top > low)) {
+    const double half = std::max(std::fabs(low) * kAbFlatScale / 2, 1e-12);
+    low -= half;
+    top += half;
+  }
+  const double width = (top - low) / static_cast<double>(kAbHistogramBins);
+  std::vector<std::vector<std::size_t>> counts(pairs,
+                                               std::vector<std::size_t>(kAbHistogramBins + 2, 0));
+  std::vector<std::size_t> disturbed(kAbHistogramBins + 2, 0);
+  for (const ab_ratio& r : ratios) {
+    std::size_t bin = 0;
+    if (r.ratio > top) {
+      bin = kAbHistogramBins + 1;
+    } else if (r.ratio >= low) {
+      const auto inside = static_cast<std::size_t>(std::floor((r.ratio - low) / width));
+      bin = 1 + std::min(inside, kAbHistogramBins - 1);
+    }
+    ++(r.disturbed ? disturbed[bin] : counts[r.pair][bin]);
+  }
+  return {{"bins", kAbHistogramBins},
+          {"low", low},
+          {"top", top},
+          {"width", width},
+          {"lowest", lowest},
+          {"highest", highest},
+          {"counts", counts},
+          {"disturbed", disturbed}};
+}
+
+}  // namespace
+
+ab_page_json ab_page_data(ab_page_json document) {
+  ab_page_json& ab = document.at("ab");
+  ab_page_json series = ab_page_json::array();
+  std::vector<ab_ratio> ratios;
+  for (ab_page_json& pair : ab.at("pairs")) {
+    const std::size_t index = series.size();
+    // The rounds that gave a ratio (A's minimum above 0), numbered as taken.
+    std::vector<std::size_t> number;
+    std::vector<double> value;
+    std::vector<char> mark;
+    const ab_page_json& rounds = pair.at("rounds");
+    for (std::size_t k = 0; k < rounds.size(); ++k) {
+      const ab_page_json& ratio = rounds[k].at("ratio");
+      if (!ratio.is_number()) continue;
+      number.push_back(k + 1);
+      value.push_back(ratio.get<double>());
+      mark.push_back(rounds[k].at("disturbed").get<bool>() ? 1 : 0);
+      ratios.push_back({index, value.back(), mark.back() != 0});
+    }
+    const thinned drawn = thin_for_drawing(value, mark);
+    ab_page_json i = ab_page_json::array();
+    ab_page_json r = ab_page_json::array();
+    ab_page_json d = ab_page_json::array();
+    for (const std::size_t k : drawn.kept) {
+      i.push_back(number[k]);
+      r.push_back(value[k]);
+      d.push_back(mark[k] != 0 ? 1 : 0);
+    }
+    const ab_page_json& estimate = pair.at("estimate");
+    series.push_back({{"rounds", rounds.size()},
+                      {"with_ratio", value.size()},
+                      {"every", drawn.every},
+                      {"i", i},
+                      {"r", r},
+                      {"d", d},
+                      {"change", change_with_bounds(interval_of(estimate.at("rounds")))},
+                      {"undisturbed", change_with_bounds(interval_of(estimate.at("undisturbed")))},
+                      {"stopped", stop_phrase(pair.at("stopped_by").get<std::string>())}});
+    // The page carries the rounds as the series above; the JSON file has them whole.
+    pair.erase("rounds");
+  }
+  const std::optional<ab_interval> answer = interval_of(ab.at("answer"));
+  ab_page_json out = {{"page", "ab"},
+                      {"max_drawn", kHtmlMaxDrawn},
+                      {"headline", headline(ab, ratios.size())},
+                      {"answer", change_with_bounds(answer)},
+                      {"histogram", ratio_histogram(ratios, series.size(), answer)}};
+  out["series"] = std::move(series);
+  out["report"] = std::move(document);
+  return out;
+}
+
+}  // namespace harness::html
