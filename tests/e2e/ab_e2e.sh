@@ -91,12 +91,15 @@ fi
 # SIGINT and SIGTERM mid-run: what was measured is reported, and the exit code says which signal.
 interrupt() {
   local sig=$1 code=$2
+  # The previous run's log must be gone before this one starts: the shell truncates it in the
+  # child, after the fork, and a look at it before then would find the old ready mark.
+  rm -f "$work/err"
   "$harness" ab xor_loop/2000000 xor_loop/2000000 --warmup 0 --max-time 600s --target 0.000001% \
     --log-level debug >"$work/out" 2>"$work/err" &
   local pid=$!
   local ready=""
   for _ in $(seq 1200); do
-    if grep -q "ab: xor_loop/2000000 vs xor_loop/2000000: measured round 1 taken" "$work/err"; then
+    if grep -q "ab: xor_loop/2000000 vs xor_loop/2000000: measured round 1 taken" "$work/err" 2>/dev/null; then
       ready=1
       break
     fi

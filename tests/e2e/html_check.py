@@ -50,8 +50,11 @@ def expected_charts(page, data):
                         "share of the phase's samples (%)"))
         return out
     if page == "compare":
-        return [("floors", ["floor interval", "min"], "time per call (", "side")
-                for _ in data["workloads"]]
+        # Where a side confirmed no floor, the medians decided and are drawn instead.
+        return [("medians", ["median interval", "median of all"], "time per call (", "side")
+                if w.get("decided_by") == "median_shift" else
+                ("floors", ["floor interval", "min"], "time per call (", "side")
+                for w in data["workloads"]]
     if page == "clocks":
         return [("clocks", ["call cost (ns per read)", "granularity"], "ns (log scale)",
                  "clock source")]

@@ -198,6 +198,9 @@ fi
 # the exit code says which signal ended the run.
 interrupt() {
   local sig=$1 code=$2
+  # The previous run's log must be gone before this one starts: the shell truncates it in the
+  # child, after the fork, and a look at it before then would find the old ready mark.
+  rm -f "$work/err"
   "$harness" -w xor_loop/2000000 -n 100000 --warmup 0 --no-baseline --log-level debug \
     >"$work/out" 2>"$work/err" &
   local pid=$!
@@ -205,7 +208,7 @@ interrupt() {
   # the log at debug level; the run is 100000 samples of milliseconds, so it is still sampling.
   local ready=""
   for _ in $(seq 1200); do
-    if grep -q "^harness: debug: xor_loop/2000000: prepared samples: sample 1 taken" "$work/err"; then
+    if grep -q "^harness: debug: xor_loop/2000000: prepared samples: sample 1 taken" "$work/err" 2>/dev/null; then
       ready=1
       break
     fi
@@ -263,16 +266,19 @@ fi
 bad doctor-cpu "not an online CPU" doctor --cpu 64 --root "$data/tuned"
 
 # compare: two tiny runs written with -o, then one report against the other and against itself.
-if expect 0 compare-run-a -- -w empty -w sort_ints/100 -n 5 --warmup 10ms -o "$work/a.json" &&
-  expect 0 compare-run-b -- -w empty -n 5 --warmup 10ms -o "$work/b.json"; then
-  # Tiny real runs: B may or may not come out slower, but the exit code must say which (4 or 0).
+if expect 0 compare-run-a -- -w empty -w sort_ints/100 -n 12 --warmup 10ms -o "$work/a.json" &&
+  expect 0 compare-run-b -- -w empty -n 12 --warmup 10ms -o "$work/b.json"; then
+  # Tiny real runs: B may or may not come out slower, but the exit code must say which (4, 6 for
+  # a workload not compared, or 0); a floor not confirmed is decided by the medians.
   "$harness" compare "$work/a.json" "$work/b.json" >"$work/out" 2>"$work/err"
   code=$?
-  if grep -qE ' B slower$' "$work/out"; then want=4; else want=0; fi
+  if grep -qE ' B slower( \(by medians\))?$' "$work/out"; then want=4
+  elif grep -qE ' not compared$' "$work/out"; then want=6
+  else want=0; fi
   if [ "$code" -eq "$want" ]; then pass; else fail "compare: exit code $code, expected $want"; fi
   contains out "figures: ticks of " compare
   # Figures, or "-" for a side whose floor no report confirmed.
-  if grep -qE '^  empty +[0-9.-]+ +[0-9.-]+ +[0-9.-]+ +[-+0-9.%]+ +(B faster|B slower|no difference shown|not compared)$' "$work/out"; then
+  if grep -qE '^  empty +[0-9.-]+ +[0-9.-]+ +[0-9.-]+ +[-+0-9.%]+ +(B faster|B slower|no difference shown|not compared)( \(by medians\))?$' "$work/out"; then
     pass
   else
     fail "compare: no row for 'empty'"
@@ -360,12 +366,17 @@ PY
     if python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["gate"] == {"threshold_percent": 0.0, "slower": ["empty", "sort_ints/100"], "exit_code": 4}, d["gate"]
+assert d["gate"] == {"threshold_percent": 0.0, "slower": ["empty", "sort_ints/100"], "not_compared": [], "exit_code": 4}, d["gate"]
+assert [w["decided_by"] for w in d["workloads"]] == ["floor", "floor"]
 assert [w["outcome"] for w in d["workloads"]] == ["slower", "slower"]
 assert all(w["a"]["floor"]["lower"] >= 0 for w in d["workloads"])
 ' "$work/out"; then pass; else fail "gate-json: document not as expected"; fi
   fi
-  if expect 0 gate-interrupted -- compare "$work/ga.json" "$work/gi.json"; then
+  # A workload not compared fails the gate with its own exit code, unless allowed.
+  expect 0 gate-interrupted-allowed -- compare --allow-not-compared "$work/ga.json" "$work/gi.json"
+  if expect 6 gate-interrupted -- compare "$work/ga.json" "$work/gi.json"; then
+    contains out "but 1 workload not compared (sort_ints/100), so nothing is known of it: exit 6" \
+      gate-interrupted
     if grep -qE '^  sort_ints/100 +- +- +- +- +not compared$' "$work/out"; then pass; else
       fail "gate-interrupted: no 'not compared' row"
       sed 's/^/    | /' "$work/out"

@@ -225,20 +225,57 @@ TEST(CompareRuns, OnlyConfirmedFloorsAreCompared) {
             "slower");
 }
 
-TEST(CompareRuns, ASideWithNoConfirmedFloorIsNotCompared) {
+TEST(CompareRuns, ASideWithNoConfirmedFloorIsDecidedByTheMedians) {
+  // 12 samples a side: ten at floor + 50, two at the floor. The pairwise log differences are
+  // log(1550/1050) for 100 of the 144 pairs, so the shift and both bounds of its interval are that.
   const auto a = run("tsc", {workload("w", samples(1000))});
   const auto b = run("tsc", {unconfirmed(workload("w", samples(1500)))});
   const comparison c = compare_runs({a}, {b});
-  EXPECT_EQ(c.workloads[0].result, outcome::undefined);
-  EXPECT_THAT(c.workloads[0].reason, HasSubstr("no report of B confirmed its floor"));
-  EXPECT_FALSE(c.workloads[0].ratio);
-  // A report from before floors were confirmed says nothing about them: left out too.
+  const workload_comparison& w = c.workloads[0];
+  EXPECT_EQ(w.result, outcome::slower);
+  EXPECT_EQ(w.decided_by, estimator::median_shift);
+  ASSERT_TRUE(w.shift && w.ratio);
+  EXPECT_DOUBLE_EQ(w.shift->ratio, 1550.0 / 1050.0);
+  EXPECT_DOUBLE_EQ(w.shift->lower, 1550.0 / 1050.0);
+  EXPECT_DOUBLE_EQ(w.shift->upper, 1550.0 / 1050.0);
+  EXPECT_EQ(w.shift->a_values, 12U);
+  EXPECT_DOUBLE_EQ(*w.ratio, w.shift->ratio);
+  EXPECT_THAT(w.reason, HasSubstr("no report of B confirmed its floor, so the medians decided: "
+                                  "B/A 1.4762 [1.4762, 1.4762] by the median shift"));
+  // The same samples on both sides: no difference shown by the medians either.
+  const comparison same =
+      compare_runs({a}, {run("tsc", {unconfirmed(workload("w", samples(1000)))})});
+  EXPECT_EQ(same.workloads[0].result, outcome::not_shown);
+  EXPECT_EQ(same.workloads[0].decided_by, estimator::median_shift);
+  // Too few samples for the medians as well: not compared.
+  const comparison few =
+      compare_runs({a}, {run("tsc", {unconfirmed(workload("w", {1500, 1501, 1502}))})});
+  EXPECT_EQ(few.workloads[0].result, outcome::undefined);
+  EXPECT_THAT(few.workloads[0].reason, HasSubstr("the medians cannot decide either"));
+  EXPECT_FALSE(few.workloads[0].ratio);
+  // A report from before floors were confirmed says nothing about them: left out of the floors.
   workload_run old = workload("w", samples(1000));
   old.floor_recorded = false;
   old.floor_confirmed = false;
   const comparison c2 = compare_runs({run("tsc", {old})}, {a});
-  EXPECT_EQ(c2.workloads[0].result, outcome::undefined);
+  EXPECT_EQ(c2.workloads[0].decided_by, estimator::median_shift);
   EXPECT_THAT(c2.workloads[0].a.notes[0], HasSubstr("written without a floor confirmation"));
+}
+
+TEST(CompareRuns, TheMedianShiftReadsATwiceSlowerBAsTwoWhateverTheFloors) {
+  // The case: B twice as slow, neither floor confirmed; the gate must not pass it.
+  std::vector<double> va, vb;
+  for (int i = 0; i < 40; ++i) {
+    va.push_back(1000 + (i * 37) % 100);
+    vb.push_back(2 * (1000 + (i * 53) % 100));
+  }
+  const comparison c = compare_runs({run("tsc", {unconfirmed(workload("w", va))})},
+                                    {run("tsc", {unconfirmed(workload("w", vb))})});
+  ASSERT_TRUE(c.workloads[0].shift);
+  EXPECT_NEAR(c.workloads[0].shift->ratio, 2.0, 0.05);
+  EXPECT_GT(c.workloads[0].shift->lower, 1.9);
+  EXPECT_EQ(c.workloads[0].result, outcome::slower);
+  EXPECT_EQ(apply_gate(c, 0.02).slower, std::vector<std::string>{"w"});
 }
 
 TEST(CompareRuns, TheGranularityWidensTheFloorWhenRecorded) {
@@ -507,7 +544,10 @@ TEST(CompareGate, CountsOnlySlowerBeyondTheThreshold) {
   std::ostringstream passed;
   write_text(passed, c, {a}, {b}, apply_gate(c, 0.05), 0);
   EXPECT_THAT(passed.str(),
-              HasSubstr("gate: no workload B slower beyond the threshold 5%: exit 0\n"));
+              HasSubstr("gate: no workload B slower beyond the threshold 5%, but 1 workload not "
+                        "compared (few), so nothing is known of it: exit 0 "
+                        "(--allow-not-compared)\n"));
+  EXPECT_EQ(apply_gate(c, 0.05).not_compared, std::vector<std::string>{"few"});
   // Separate runs carry the host's drift between them; the text says so and where it is cancelled.
   EXPECT_THAT(text, HasSubstr("unpaired: A and B were measured in separate runs"));
   EXPECT_THAT(text, HasSubstr("`harness ab A B`"));
@@ -653,14 +693,18 @@ TEST_F(CompareCommand, JsonFormatCarriesTheGate) {
 TEST_F(CompareCommand, AnInterruptedWorkloadIsARowNotCompared) {
   const std::string a = write("a.json", report_json({{"w", samples(1000)}, {"v", samples(10)}}));
   const std::string b = write("b.json", report_json({{"w", samples(1000)}, {"v", {}}}));
+  // A workload that could not be compared fails the gate with its own code, unless allowed.
   const auto r = compare({a, b});
-  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.code, cli::exit_not_compared) << r.err;
+  EXPECT_EQ(compare({"--allow-not-compared", a, b}).code, 0);
+  EXPECT_THAT(r.out,
+              HasSubstr("but 1 workload not compared (v), so nothing is known of it: exit 6"));
   EXPECT_THAT(r.out, HasSubstr("-  not compared\n"));
   EXPECT_THAT(r.out,
               HasSubstr(fmt::format("  v: no prepared phase in {} (interrupted before it)\n", b)));
   // Only that workload in common: it is not compared, but it is in common.
   const std::string only_v = write("v.json", report_json({{"v", {}}}));
-  EXPECT_EQ(compare({a, only_v}).code, 0);
+  EXPECT_EQ(compare({a, only_v}).code, cli::exit_not_compared);
 }
 
 TEST_F(CompareCommand, BadInputExitsTwoNamingIt) {

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -625,6 +626,55 @@ TEST(statistics_auto_stop, a_target_that_is_not_a_positive_fraction_is_a_failed_
                "target inf is not");
   EXPECT_DEATH(auto_sampling_target_reached(s, std::numeric_limits<double>::quiet_NaN()),
                "target nan is not");
+}
+
+}  // namespace
+}  // namespace harness::stats
+
+namespace harness::stats {
+namespace {
+
+TEST(LogShift, IsTheMedianPairwiseRatioWithMannWhitneysInterval) {
+  // B is A times 1.5 exactly: every pairwise log difference is log 1.5 plus A's own spread.
+  std::vector<double> a;
+  std::vector<double> b;
+  for (int i = 1; i <= 30; ++i) {
+    a.push_back(100.0 + i);
+    b.push_back(1.5 * (100.0 + i));
+  }
+  const auto s = log_shift(a, b);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_NEAR(s->ratio, 1.5, 1e-12);  // the shift of two samples alike but for a factor
+  EXPECT_LT(s->lower, 1.5);
+  EXPECT_GT(s->upper, 1.5);
+  EXPECT_GT(s->lower, 1.4);  // A spans 101-130: the interval stays well inside a 30% spread
+  EXPECT_DOUBLE_EQ(s->confidence_level, 0.95);
+  EXPECT_EQ(s->a_values, 30U);
+  EXPECT_FALSE(s->thinned);
+  // The interval's ranks: 900 pairs, C = floor(450 - 1.96 * sqrt(900 * 61 / 12)) = 317.
+  std::vector<double> d;
+  for (const double y : b)
+    for (const double x : a)
+      d.push_back(std::log(y) - std::log(x));
+  std::sort(d.begin(), d.end());
+  EXPECT_DOUBLE_EQ(s->lower, std::exp(d[316]));
+  EXPECT_DOUBLE_EQ(s->upper, std::exp(d[900 - 317]));
+}
+
+TEST(LogShift, ThinsLargeSamplesAndRefusesValuesAtOrBelowZero) {
+  std::vector<double> a(3'000);
+  std::vector<double> b(3'000);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = 1000.0 + static_cast<double>(i % 97);
+    b[i] = 1010.0 + static_cast<double>(i % 97);
+  }
+  const auto s = log_shift(a, b);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_TRUE(s->thinned);
+  EXPECT_EQ(s->a_values, 2'000U);  // sqrt(kShiftMaxPairs)
+  EXPECT_NEAR(s->ratio, 1.01, 0.002);
+  EXPECT_FALSE(log_shift(std::vector<double>{1, 2, 0}, b).has_value());
+  EXPECT_FALSE(log_shift(std::vector<double>{1}, b).has_value());
 }
 
 }  // namespace

@@ -20,9 +20,15 @@
 // the workload threw, before it) is "not compared" with that reason, never dropped. An interval's
 // lower bound is clamped at zero: a call cannot take less than no time.
 //
+// When a side confirmed no floor for a workload, its minimum may come from a slowed host, so the
+// floors cannot decide; the medians do instead: the Hodges-Lehmann shift between the two sides'
+// samples (all of their reports') with Mann-Whitney's distribution-free interval
+// (stats::log_shift), and the comparison says which estimator decided each workload.
+//
 // As a gate (apply_gate): B is "slower beyond the threshold" in a workload when the outcome is
-// `slower` and B's min lies more than the threshold above A's. Nothing else counts: a difference
-// not shown, a workload not compared, a host whose speed differed (the comparison says so).
+// `slower` and B's figure (min, or median shift) lies more than the threshold above A's. A workload
+// both sides name that could not be compared at all (too few samples, no prepared phase) is listed
+// apart: the command exits 6 for it unless --allow-not-compared is given, never 0 unseen.
 //
 // Caveats: ticks compare directly only when every report used the same clock; otherwise all are
 // converted to nanoseconds with each report's own ticks_per_second (a calibrated TSC rate can
@@ -118,6 +124,11 @@ struct side_result {
   std::optional<double> highest_min;
   std::optional<floor_interval> floor;  // nullopt when a report had fewer than two samples
   double step = 0;  // one granularity step per call (the largest among the reports), in the unit
+  // Over every sample of the side's reports, confirmed or not: how many, their median and its 95%
+  // order-statistic interval (what the median shift compares when no floor is confirmed).
+  std::size_t samples = 0;
+  std::optional<double> median;
+  std::optional<floor_interval> median_interval;
   // Reports left out (floor not confirmed, no prepared phase), and those that judged their phase
   // other than stable.
   std::vector<std::string> notes;
@@ -132,12 +143,25 @@ struct throughput {
   std::optional<double> b_bytes_per_second;
 };
 
+// Which estimator decided a workload's outcome.
+enum class estimator {
+  floor,         // the confirmed floors (the minimums) of both sides
+  median_shift,  // no confirmed floor on a side: the Hodges-Lehmann shift of all their samples
+};
+std::string_view to_string(estimator e) noexcept;
+
 struct workload_comparison {
   std::string name;
   side_result a;
   side_result b;
   throughput rates;
-  std::optional<double> ratio;  // B's min / A's min; nullopt when A's min is not > 0
+  estimator decided_by = estimator::floor;
+  // With decided_by median_shift: B over A from every sample of both sides' reports, confirmed
+  // or not (stats::log_shift), and its 95% interval.
+  std::optional<stats::shift_estimate> shift;
+  // B over A by the estimator that decided: B's min / A's min (nullopt when A's min is not > 0),
+  // or the shift's ratio.
+  std::optional<double> ratio;
   outcome result = outcome::undefined;
   std::string reason;        // why, in one sentence
   bool whole_ticks = false;  // one clock and one call per sample everywhere: whole ticks
@@ -171,7 +195,8 @@ comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_fi
 // above 0 the ratio is undefined and a `slower` workload counts at any threshold.
 struct gate_result {
   double threshold = 0;
-  std::vector<std::string> slower;  // in the order of comparison::workloads
+  std::vector<std::string> slower;        // in the order of comparison::workloads
+  std::vector<std::string> not_compared;  // undefined outcomes, then comparison::not_compared
 };
 // Throws std::invalid_argument when `threshold` is negative or not finite.
 gate_result apply_gate(const comparison& c, double threshold);

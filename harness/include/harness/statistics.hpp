@@ -154,6 +154,28 @@ outlier_counts tukey_outliers_sorted(std::span<const double> sorted);
 // Spearman's rho of the values with their index (average ranks for ties), with its test.
 std::optional<drift_test> order_drift(std::span<const double> values_in_sampling_order);
 
+// How much slower B's values are than A's, without a floor: the Hodges-Lehmann estimate of the
+// shift between the logarithms of the two samples (the median of log(b_j) - log(a_i) over every
+// pair), as a ratio exp(shift), with the distribution-free interval of Mann-Whitney's test
+// (Moses 1965: the pairwise differences of ranks C and nm - C + 1, C from the normal
+// approximation of U's distribution at `level` 0.95). A ratio, so that a 2x slower B reads 2.0
+// whatever the unit. Needs both samples at least 2 values, all above 0 (nullopt otherwise).
+// Above kShiftMaxPairs pairs, each side is thinned to evenly spaced order statistics first (the
+// interval then rests on fewer values, so it is wider, never narrower): `thinned` says so.
+// Assumes independent samples whose distributions differ by a shift in log scale.
+inline constexpr std::size_t kShiftMaxPairs = 4'000'000;
+struct shift_estimate {
+  double ratio = 1;  // exp(median pairwise log difference): B over A
+  double lower = 1;
+  double upper = 1;
+  double confidence_level = 0;
+  std::size_t a_values = 0;  // the values it rests on, after any thinning
+  std::size_t b_values = 0;
+  bool thinned = false;
+  std::string_view method;
+};
+std::optional<shift_estimate> log_shift(std::span<const double> a, std::span<const double> b);
+
 // P(B <= k) for B ~ Binomial(n, 1/2); exact up to rounding, in O(sqrt(n)) terms.
 double binomial_half_cdf(std::size_t n, std::size_t k);
 // Two-sided p-value of Student's t statistic with `dof` degrees of freedom.

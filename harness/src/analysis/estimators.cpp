@@ -355,4 +355,61 @@ phase_statistics summarize(std::span<const double> values_in_sampling_order,
   return summarize_view(view, kept);
 }
 
+std::optional<shift_estimate> log_shift(std::span<const double> a, std::span<const double> b) {
+  // z for a two-sided 95% interval: the level is the harness's one (kConfidenceLevel).
+  static_assert(kConfidenceLevel == 0.95);
+  constexpr double kZ = 1.959963984540054;
+  const auto logs = [](std::span<const double> values) -> std::optional<std::vector<double>> {
+    std::vector<double> out;
+    out.reserve(values.size());
+    for (const double v : values) {
+      if (!(v > 0) || !std::isfinite(v)) return std::nullopt;
+      out.push_back(std::log(v));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  auto la = logs(a);
+  auto lb = logs(b);
+  if (!la || !lb || la->size() < 2 || lb->size() < 2) return std::nullopt;
+  shift_estimate e;
+  // Evenly spaced order statistics of a sorted side, at most `keep` of them.
+  const auto thin = [](std::vector<double>& sorted, std::size_t keep) {
+    if (sorted.size() <= keep) return false;
+    std::vector<double> kept(keep);
+    for (std::size_t k = 0; k < keep; ++k) {
+      kept[k] = sorted[k * (sorted.size() - 1) / (keep - 1)];
+    }
+    sorted = std::move(kept);
+    return true;
+  };
+  if (la->size() * lb->size() > kShiftMaxPairs) {
+    const auto side = static_cast<std::size_t>(std::sqrt(static_cast<double>(kShiftMaxPairs)));
+    e.thinned = thin(*la, side) | thin(*lb, side);
+  }
+  const std::size_t n = la->size();
+  const std::size_t m = lb->size();
+  std::vector<double> d;
+  d.reserve(n * m);
+  for (const double y : *lb) {
+    for (const double x : *la)
+      d.push_back(y - x);
+  }
+  std::sort(d.begin(), d.end());
+  const double nm = static_cast<double>(n * m);
+  const double median =
+      d.size() % 2 == 1 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
+  const double half = kZ * std::sqrt(nm * static_cast<double>(n + m + 1) / 12.0);
+  // The 1-based rank C of the lower bound; the upper is the C-th from the top.
+  const auto c = static_cast<std::size_t>(std::max(1.0, std::floor(nm / 2 - half)));
+  e.ratio = std::exp(median);
+  e.lower = std::exp(d[c - 1]);
+  e.upper = std::exp(d[d.size() - c]);
+  e.confidence_level = kConfidenceLevel;
+  e.a_values = n;
+  e.b_values = m;
+  e.method = "Hodges-Lehmann shift of the logarithms, Mann-Whitney interval";
+  return e;
+}
+
 }  // namespace harness::stats

@@ -33,6 +33,8 @@ inline constexpr int exit_workload_failed = 3;  // a workload threw
 inline constexpr int exit_slower = 4;  // compare: B slower beyond --threshold in a workload
 // gbench: the binary failed as a whole (could not start, crashed, exited non-zero, no JSON)
 inline constexpr int exit_binary_failed = 5;
+// compare: a workload both sides name could not be compared (without --allow-not-compared)
+inline constexpr int exit_not_compared = 6;
 inline constexpr int exit_sigint = 130;
 inline constexpr int exit_sigterm = 143;
 

@@ -51,6 +51,7 @@ void add_compare_command(CLI::App& root, context& ctx) {
     std::vector<std::string> b;
     std::string threshold = "0%";
     std::string format = "text";
+    bool allow_not_compared = false;
   };
   auto flags = std::make_shared<compare_flags>();
   CLI::App* cmd = root.add_subcommand(
@@ -67,10 +68,15 @@ void add_compare_command(CLI::App& root, context& ctx) {
   cmd->add_option("--threshold", flags->threshold,
                   "Exit 4 when B is slower in a workload by more than this percentage of A's min "
                   "(default 0%: any slower outcome); e.g. 2%");
+  cmd->add_flag("--allow-not-compared", flags->allow_not_compared,
+                "Exit 0 (not 6) when a workload could not be compared at all (too few samples, "
+                "or a side without its prepared phase); it is still listed");
   cmd->add_option("--format", flags->format,
                   "text (the default), json, or html (a page drawing each workload's floors)");
   cmd->footer(
-      "Exit codes: 0 no workload B slower beyond --threshold; 4 one or more; 2 bad input.\n"
+      "Exit codes: 0 every workload compared and none B slower beyond --threshold; 4 one or "
+      "more slower; 6 none slower but one or more not compared (--allow-not-compared: 0); 2 bad "
+      "input.\n"
       "Examples:\n"
       "  harness compare old.json new.json\n"
       "  harness compare --threshold 2% --format json old.json new.json\n"
@@ -109,7 +115,10 @@ void add_compare_command(CLI::App& root, context& ctx) {
             sources(a), listed(c.only_in_a), sources(b), listed(c.only_in_b)));
       }
       const compare::gate_result gate = compare::apply_gate(c, threshold);
-      const int code = gate.slower.empty() ? exit_ok : exit_slower;
+      const int code = !gate.slower.empty() ? exit_slower
+                       : !gate.not_compared.empty() && !flags->allow_not_compared
+                           ? exit_not_compared
+                           : exit_ok;
       if (flags->format == "json") {
         compare::write_json(ctx.out, c, a, b, gate, code);
       } else if (flags->format == "html") {

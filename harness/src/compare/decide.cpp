@@ -114,6 +114,19 @@ side_result summarize_side(std::string_view side, const std::vector<run_file>& r
   return r;
 }
 
+// Every sample of `name` in a side's reports, confirmed or not, in the comparison's unit.
+std::vector<double> pooled_values(const std::vector<run_file>& runs,
+                                  const std::vector<double>& scales, const std::string& name) {
+  std::vector<double> values;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (const workload_run* w = find(runs[i], name)) {
+      for (const double v : w->values)
+        values.push_back(v * scales[i]);
+    }
+  }
+  return values;
+}
+
 bool whole_ticks(const std::vector<run_file>& runs, const std::string& name) {
   return std::all_of(runs.begin(), runs.end(), [&](const run_file& run) {
     const workload_run* w = find(run, name);
@@ -135,6 +148,16 @@ std::optional<double> fastest_reference(const std::vector<run_file>& runs,
 }
 
 }  // namespace
+
+std::string_view to_string(estimator e) noexcept {
+  switch (e) {
+    case estimator::floor:
+      return "floor";
+    case estimator::median_shift:
+      return "median shift";
+  }
+  return "floor";
+}
 
 std::string_view to_string(outcome o) noexcept {
   switch (o) {
@@ -265,18 +288,55 @@ comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_fi
     w.name = name;
     w.a = summarize_side("A", a, scale_a, name);
     w.b = summarize_side("B", b, scale_b, name);
+    const std::vector<double> pa = pooled_values(a, scale_a, name);
+    const std::vector<double> pb = pooled_values(b, scale_b, name);
+    for (auto [side, values] : {std::pair{&w.a, &pa}, std::pair{&w.b, &pb}}) {
+      const stats::phase_statistics all = stats::summarize(*values);
+      side->samples = all.n;
+      side->median = all.median;
+      if (all.median_ci) side->median_interval = {all.median_ci->lower, all.median_ci->upper};
+    }
     w.whole_ticks = c.same_clock && whole_ticks(a, name) && whole_ticks(b, name);
     if (w.a.min && w.b.min && *w.a.min > 0) w.ratio = *w.b.min / *w.a.min;
     w.rates = rates_at_min(w, a, b, c.same_clock);
     const bool integral = w.whole_ticks;
     if (w.a.reports == 0 || w.b.reports == 0) {
-      w.result = outcome::undefined;
-      w.reason = fmt::format(
-          "{} confirmed its floor: a minimum the run could not confirm may come from a slowed "
-          "host; rerun (several runs per side give more chances)",
-          w.a.reports == 0 && w.b.reports == 0 ? "no report on either side"
-          : w.a.reports == 0                   ? "no report of A"
-                                               : "no report of B");
+      // No floor to trust on a side: the medians decide, from every sample of both sides.
+      const std::string who = w.a.reports == 0 && w.b.reports == 0 ? "no report on either side"
+                              : w.a.reports == 0                   ? "no report of A"
+                                                                   : "no report of B";
+      const std::optional<stats::shift_estimate> shift =
+          pa.size() >= stats::kMinSamplesForVerdict && pb.size() >= stats::kMinSamplesForVerdict
+              ? stats::log_shift(pa, pb)
+              : std::nullopt;
+      if (!shift) {
+        w.result = outcome::undefined;
+        w.reason = fmt::format(
+            "{} confirmed its floor (a minimum the run could not confirm may come from a slowed "
+            "host), and the medians cannot decide either: they need {} samples above 0 a side, "
+            "A has {}, B {}; rerun",
+            who, stats::kMinSamplesForVerdict, pa.size(), pb.size());
+      } else {
+        w.decided_by = estimator::median_shift;
+        w.shift = shift;
+        w.ratio = shift->ratio;
+        const std::string figures = fmt::format(
+            "B/A {:.4f} [{:.4f}, {:.4f}] by the median shift (Hodges-Lehmann, Mann-Whitney's 95% "
+            "interval) over {} and {} samples{}; medians A {}, B {}",
+            shift->ratio, shift->lower, shift->upper, shift->a_values, shift->b_values,
+            shift->thinned ? ", each side thinned to evenly spaced order statistics" : "",
+            figure(*w.a.median, w.whole_ticks), figure(*w.b.median, w.whole_ticks));
+        const std::string why =
+            fmt::format("{} confirmed its floor, so the medians decided: ", who);
+        if (shift->upper < 1) {
+          w.result = outcome::faster;
+        } else if (shift->lower > 1) {
+          w.result = outcome::slower;
+        } else {
+          w.result = outcome::not_shown;
+        }
+        w.reason = why + figures;
+      }
     } else if (!w.a.floor || !w.b.floor || w.a.fewest_samples < stats::kMinSamplesForVerdict ||
                w.b.fewest_samples < stats::kMinSamplesForVerdict) {
       // The verdicts' own threshold: with fewer samples the minimum may not have come near the
@@ -319,10 +379,13 @@ gate_result apply_gate(const comparison& c, double threshold) {
   gate_result g;
   g.threshold = threshold;
   for (const workload_comparison& w : c.workloads) {
+    if (w.result == outcome::undefined) g.not_compared.push_back(w.name);
     if (w.result != outcome::slower) continue;
     // Without a ratio (A's min not above 0) no threshold can hold B's min back.
     if (!w.ratio || *w.ratio > 1 + threshold) g.slower.push_back(w.name);
   }
+  for (const not_compared_workload& w : c.not_compared)
+    g.not_compared.push_back(w.name);
   return g;
 }
 

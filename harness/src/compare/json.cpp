@@ -53,6 +53,11 @@ ordered side_json(const side_result& s) {
           {"floor", s.floor ? ordered{{"lower", s.floor->lower}, {"upper", s.floor->upper}}
                             : ordered(nullptr)},
           {"step", s.step},
+          {"samples", s.samples},
+          {"median", optional_number(s.median)},
+          {"median_interval", s.median_interval ? ordered{{"lower", s.median_interval->lower},
+                                                          {"upper", s.median_interval->upper}}
+                                                : ordered(nullptr)},
           {"notes", s.notes}};
 }
 
@@ -62,18 +67,29 @@ void write_json(std::ostream& out, const comparison& c, const std::vector<run_fi
                 const std::vector<run_file>& b, const gate_result& gate, int exit_code) {
   ordered workloads = ordered::array();
   for (const workload_comparison& w : c.workloads) {
-    workloads.push_back({{"name", w.name},
-                         {"a", side_json(w.a)},
-                         {"b", side_json(w.b)},
-                         {"ratio", optional_number(w.ratio)},
-                         {"throughput",
-                          {{"a_items_per_second", optional_number(w.rates.a_items_per_second)},
-                           {"b_items_per_second", optional_number(w.rates.b_items_per_second)},
-                           {"a_bytes_per_second", optional_number(w.rates.a_bytes_per_second)},
-                           {"b_bytes_per_second", optional_number(w.rates.b_bytes_per_second)}}},
-                         {"outcome", outcome_id(w.result)},
-                         {"verdict", std::string(to_string(w.result))},
-                         {"reason", w.reason}});
+    workloads.push_back(
+        {{"name", w.name},
+         {"a", side_json(w.a)},
+         {"b", side_json(w.b)},
+         {"ratio", optional_number(w.ratio)},
+         {"decided_by", w.decided_by == estimator::floor ? "floor" : "median_shift"},
+         {"shift", w.shift ? ordered{{"ratio", w.shift->ratio},
+                                     {"lower", w.shift->lower},
+                                     {"upper", w.shift->upper},
+                                     {"level", w.shift->confidence_level},
+                                     {"a_samples", w.shift->a_values},
+                                     {"b_samples", w.shift->b_values},
+                                     {"thinned", w.shift->thinned},
+                                     {"method", w.shift->method}}
+                           : ordered(nullptr)},
+         {"throughput",
+          {{"a_items_per_second", optional_number(w.rates.a_items_per_second)},
+           {"b_items_per_second", optional_number(w.rates.b_items_per_second)},
+           {"a_bytes_per_second", optional_number(w.rates.a_bytes_per_second)},
+           {"b_bytes_per_second", optional_number(w.rates.b_bytes_per_second)}}},
+         {"outcome", outcome_id(w.result)},
+         {"verdict", std::string(to_string(w.result))},
+         {"reason", w.reason}});
   }
   ordered not_compared = ordered::array();
   for (const not_compared_workload& w : c.not_compared)
@@ -95,6 +111,7 @@ void write_json(std::ostream& out, const comparison& c, const std::vector<run_fi
                             {"gate",
                              {{"threshold_percent", gate.threshold * 100},
                               {"slower", gate.slower},
+                              {"not_compared", gate.not_compared},
                               {"exit_code", exit_code}}}};
   // A source or a reason may hold bytes that are not UTF-8 (a file name, a workload's error).
   out << document.dump(2, ' ', false, ordered::error_handler_t::replace) << '\n';

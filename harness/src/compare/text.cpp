@@ -5,6 +5,7 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <ostream>
 #include <string_view>
 
@@ -47,6 +48,15 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
              several ? ", joined over each side's reports (a side's min is the median of its "
                        "reports' minimums)"
                      : "");
+  const bool any_shift = std::any_of(
+      c.workloads.begin(), c.workloads.end(),
+      [](const workload_comparison& w) { return w.decided_by == estimator::median_shift; });
+  if (any_shift) {
+    fmt::print(out,
+               "  where a side confirmed no floor: the median shift of all its reports' samples "
+               "(Hodges-Lehmann over the logarithms, B/A with Mann-Whitney's 95% interval); the "
+               "row says \"by medians\"\n");
+  }
 
   // The name and the verdict read left to right; figures line up on the right.
   using report_detail::align;
@@ -63,7 +73,9 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
                           w.b.min ? figure(*w.b.min, integral) : "-",
                           w.ratio ? fmt::format("{:.4f}", *w.ratio) : "-",
                           w.ratio ? fmt::format("{:+.2f}%", (*w.ratio - 1) * 100) : "-",
-                          std::string(to_string(w.result))});
+                          w.decided_by == estimator::median_shift
+                              ? fmt::format("{} (by medians)", to_string(w.result))
+                              : std::string(to_string(w.result))});
   }
   for (const auto& w : c.not_compared)
     table.rows.push_back({w.name, "-", "-", "-", "-", std::string(to_string(outcome::undefined))});
@@ -134,7 +146,17 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
              "them in paired rounds, which cancels it\n");
 
   const std::string threshold = fmt::format("{:g}%", gate.threshold * 100);
-  if (gate.slower.empty()) {
+  if (gate.slower.empty() && !gate.not_compared.empty()) {
+    fmt::print(out,
+               "gate: no workload B slower beyond the threshold {}, but {} not compared ({}), so "
+               "nothing is known of {}: exit {}{}\n",
+               threshold,
+               gate.not_compared.size() == 1
+                   ? "1 workload"
+                   : fmt::format("{} workloads", gate.not_compared.size()),
+               fmt::join(gate.not_compared, ", "), gate.not_compared.size() == 1 ? "it" : "them",
+               exit_code, exit_code == 0 ? " (--allow-not-compared)" : "");
+  } else if (gate.slower.empty()) {
     fmt::print(out, "gate: no workload B slower beyond the threshold {}: exit {}\n", threshold,
                exit_code);
   } else {

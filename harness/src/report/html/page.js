@@ -642,7 +642,9 @@
           sig(data.references.b, 5) + '): the host or its clock speed differed, the comparison is not to be trusted'
         : 'the sides ran the reference loop at the same speed'],
       ['gate', 'B slower by more than ' + num(gate.threshold_percent, 2) + '% in: ' +
-        (gate.slower && gate.slower.length ? gate.slower.join(', ') : 'no workload') + ' (exit code ' + gate.exit_code + ')']
+        (gate.slower && gate.slower.length ? gate.slower.join(', ') : 'no workload') +
+        (gate.not_compared && gate.not_compared.length ? '; not compared: ' + gate.not_compared.join(', ') : '') +
+        ' (exit code ' + gate.exit_code + ')']
     ]));
     intro.appendChild(el('p', {
       class: 'note',
@@ -658,20 +660,29 @@
       section.appendChild(el('p', { class: 'sentence', text: 'Verdict: ' + w.verdict + ': ' + w.reason }));
       var figure = el('div', { class: 'figure' });
       section.appendChild(figure);
+      // Without a confirmed floor on a side the medians decided (decided_by median_shift): each
+      // side's median of all its samples with its interval is drawn then, not an empty floor.
+      var byMedians = w.decided_by === 'median_shift';
       var left = el('div');
-      left.appendChild(el('h3', { text: 'The two floors with their intervals' }));
+      left.appendChild(el('h3', { text: byMedians ? 'The two medians with their intervals (no confirmed floor)' : 'The two floors with their intervals' }));
       figure.appendChild(left);
       var sides = [['A', w.a, colour.baseline], ['B', w.b, colour.prepared]];
-      var bars = sides.map(function (s) { return s[1].floor ? [s[1].floor.lower, s[1].floor.upper] : null; });
-      var mins = sides.map(function (s) { return isNum(s[1].min) ? s[1].min : null; });
-      addChart(left, 'floors', w.name + ': the floors of A and B with their intervals', {
+      var bars = sides.map(function (s) {
+        var i = byMedians ? s[1].median_interval : s[1].floor;
+        return i ? [i.lower, i.upper] : null;
+      });
+      var mins = sides.map(function (s) {
+        var v = byMedians ? s[1].median : s[1].min;
+        return isNum(v) ? v : null;
+      });
+      addChart(left, byMedians ? 'medians' : 'floors', w.name + (byMedians ? ': the medians of A and B with their intervals' : ': the floors of A and B with their intervals'), {
         type: 'bar',
         data: {
           labels: ['A', 'B'],
           datasets: [
             {
               type: 'bar',
-              label: 'floor interval (95%, widened by one step)',
+              label: byMedians ? 'median interval (95%, order statistics)' : 'floor interval (95%, widened by one step)',
               data: bars,
               backgroundColor: [alpha(colour.baseline, 0.45), alpha(colour.prepared, 0.45)],
               borderColor: [colour.baseline, colour.prepared],
@@ -682,7 +693,7 @@
             },
             {
               type: 'line',
-              label: 'min (the median of the side\'s reports\' minimums)',
+              label: byMedians ? 'median of all the side\'s samples' : 'min (the median of the side\'s reports\' minimums)',
               data: mins,
               showLine: false,
               pointStyle: 'rectRot',
@@ -705,12 +716,18 @@
       var aside = el('aside');
       sides.forEach(function (s) {
         var side = s[1];
-        aside.appendChild(el('p', null, [swatch(s[2]), el('strong', { text: s[0] + ': ' }),
-          'min ' + sig(side.min, 6) + (side.floor ? ', floor ' + sig(side.floor.lower, 6) + ' to ' + sig(side.floor.upper, 6) : ', no interval') +
-          ', ' + side.reports + ' report(s), fewest samples ' + side.fewest_samples +
-          (side.notes && side.notes.length ? '; ' + side.notes.join('; ') : '')]));
+        var figures = byMedians
+          ? 'median ' + sig(side.median, 6) + (side.median_interval ? ' [' + sig(side.median_interval.lower, 6) + ', ' +
+            sig(side.median_interval.upper, 6) + ']' : '') + ' over ' + side.samples + ' samples; ' +
+            side.unconfirmed + ' report(s) without a confirmed floor'
+          : 'min ' + sig(side.min, 6) + (side.floor ? ', floor ' + sig(side.floor.lower, 6) + ' to ' + sig(side.floor.upper, 6) : ', no interval') +
+            ', ' + side.reports + ' report(s), fewest samples ' + side.fewest_samples +
+            (side.notes && side.notes.length ? '; ' + side.notes.join('; ') : '');
+        aside.appendChild(el('p', null, [swatch(s[2]), el('strong', { text: s[0] + ': ' }), figures]));
       });
-      aside.appendChild(el('p', null, [el('strong', { text: 'B / A: ' }), isNum(w.ratio) ? sig(w.ratio, 5) : 'undefined']));
+      aside.appendChild(el('p', null, [el('strong', { text: 'B / A: ' }), isNum(w.ratio) ? sig(w.ratio, 5) +
+        (byMedians && w.shift ? ' [' + sig(w.shift.lower, 5) + ', ' + sig(w.shift.upper, 5) + '] by the median shift (' + w.shift.method + ')' : '')
+        : 'undefined']));
       figure.appendChild(aside);
     });
     var others = [];
