@@ -23,13 +23,13 @@ no_leftovers() {
 }
 
 # -o r.json: console report on stdout, Google Benchmark JSON in the file, valid against the schema.
-if expect 0 json-file -- "${tiny[@]}" -o "$work/a.json"; then
+if expect 0 json-file -- --detail "${tiny[@]}" -o "$work/a.json"; then
   contains out "summary" json-file
   if python3 "${schema_check[@]}" "$work/a.json"; then pass; else fail "a.json breaks the schema"; fi
 fi
-expect 0 json-file-2 -- "${tiny[@]}" -o "$work/b.json"
+expect 0 json-file-2 -- --detail "${tiny[@]}" -o "$work/b.json"
 # In five blocks, with time for more: blocks, floors and their findings fit the schema too.
-if expect 0 json-blocks -- -w empty -n 5 --warmup 10ms --max-time 100ms -o "$work/blocks.json"; then
+if expect 0 json-blocks -- --detail -w empty -n 5 --warmup 10ms --max-time 100ms -o "$work/blocks.json"; then
   if python3 "${schema_check[@]}" "$work/blocks.json"; then pass; else fail "blocks.json breaks the schema"; fi
 fi
 
@@ -52,7 +52,7 @@ fi
 
 # Throughput (issue 16): memcpy_bytes declares its bytes per call: GiB/s in the console, Google
 # Benchmark's bytes_per_second on the JSON rows, which compare.py still reads, schema intact.
-if expect 0 throughput -- -w memcpy_bytes -n 5 --warmup 10ms --blocks 1 -o "$work/bytes.json"; then
+if expect 0 throughput -- --detail -w memcpy_bytes -n 5 --warmup 10ms --blocks 1 -o "$work/bytes.json"; then
   contains out "GiB/s at the minimum" throughput
   contains out "bytes/s" throughput
   if grep -q '"bytes_per_second": [0-9]' "$work/bytes.json"; then pass; else
@@ -78,7 +78,7 @@ if expect 0 csv -- "${tiny[@]}" --format csv; then
   # One first call, 5 baseline and 5 prepared samples.
   if [ "$rows" -eq 11 ]; then pass; else fail "csv: $rows sample rows, expected 11"; fi
 fi
-if expect 0 markdown-file -- "${tiny[@]}" -o "$work/r.md"; then
+if expect 0 markdown-file -- --detail "${tiny[@]}" -o "$work/r.md"; then
   if grep -qF "| workload | phase |" "$work/r.md" && grep -qF "| empty | prepared |" "$work/r.md"
   then pass; else fail "markdown: no summary table in r.md"; fi
 fi
@@ -90,7 +90,7 @@ if expect 2 bad-format -- "${tiny[@]}" --format xml; then
   contains err "'xml'" bad-format
   contains err "console, json, csv, markdown or html" bad-format
 fi
-if expect 2 bad-extension -- "${tiny[@]}" -o "$work/r.xlsx"; then
+if expect 2 bad-extension -- --detail "${tiny[@]}" -o "$work/r.xlsx"; then
   contains err "'.xlsx'" bad-extension
   contains err ".json, .csv, .md" bad-extension
 fi
@@ -99,13 +99,13 @@ fi
 # A file that cannot be written is found before the run: exit 2 with the path and the reason,
 # and no file, partial or whole, left behind.
 mkdir -p "$work/empty-dir"
-if expect 2 missing-dir -- "${tiny[@]}" -o "$work/empty-dir/missing/r.json"; then
+if expect 2 missing-dir -- --detail "${tiny[@]}" -o "$work/empty-dir/missing/r.json"; then
   contains err "cannot write" missing-dir
   contains err "its folder '$work/empty-dir/missing' does not exist" missing-dir
 fi
 no_leftovers "$work/empty-dir" missing-dir
 mkdir -p "$work/a-dir.json"
-if expect 2 directory-target -- "${tiny[@]}" -o "$work/a-dir.json"; then
+if expect 2 directory-target -- --detail "${tiny[@]}" -o "$work/a-dir.json"; then
   contains err "is a directory" directory-target
 fi
 no_leftovers "$work/a-dir.json" directory-target
@@ -120,7 +120,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   if [ "$got" -eq 2 ]; then pass; else fail "read-only: exit code $got, expected 2"; fi
   contains err "Permission denied" read-only
 elif [ "$(id -u)" -ne 0 ]; then
-  expect 2 read-only -- "${tiny[@]}" -o "$work/read-only/r.json" && contains err "Permission denied" read-only
+  expect 2 read-only -- --detail "${tiny[@]}" -o "$work/read-only/r.json" && contains err "Permission denied" read-only
 else
   echo "SKIP: read-only directory: running as root without setpriv"
 fi
@@ -147,7 +147,7 @@ fi
 expect 2 line-and-format -- "${tiny[@]}" --line '{workload}' --format json
 
 # Pipes get no colour and no progress line; NO_COLOR is honoured on a terminal.
-expect 0 piped -- "${tiny[@]}"
+expect 0 piped -- --detail "${tiny[@]}"
 if grep -q $'\x1b' "$work/out" "$work/err"; then fail "piped: escape sequences in a pipe"; else pass; fi
 if command -v script >/dev/null; then
   # `script` gives the harness a terminal; its transcript holds stdout and stderr together.

@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib.sh"
 
 # The default run: xor_loop, first call and both phases, every sample listed.
 # The samples come in blocks, each phase's floor confirmed or not, saying why.
-if expect 0 default -- -n 5 --warmup 10ms --max-time 200ms; then
+if expect 0 default -- --detail -n 5 --warmup 10ms --max-time 200ms; then
   for text in "clock: " "xor_loop/32000000" "first call (cold, alone):" \
     "baseline: 5 samples in 5 blocks" "prepared: " "block 5, from " "ticks:" "<-- lowest" \
     "preparation:" "pin to CPU" "read back: CPUs" "warmup: 10 ms requested" "    floor: " \
@@ -21,7 +21,7 @@ if expect 0 default -- -n 5 --warmup 10ms --max-time 200ms; then
 fi
 
 # A glob over names.
-if expect 0 glob -- -w 'sort*' -n 5 --warmup 50ms --max-time 200ms; then
+if expect 0 glob -- --detail -w 'sort*' -n 5 --warmup 50ms --max-time 200ms; then
   contains out "sort_ints/10000" glob
   contains out "baseline: 5 samples in 5 blocks" glob
 fi
@@ -29,24 +29,51 @@ fi
 # Several workloads: samples are listed only with --detail; the summary names each one.
 if expect 0 several -- -w empty -w memcpy_bytes/1024 -n 3 --warmup 0 --no-baseline; then
   contains out "memcpy_bytes/1024" several
-  contains out "warmup: disabled" several
-  lacks out "baseline:" several
+  contains out "summary (ticks of " several
+  lacks out "  baseline " several
   lacks out "<-- highest" several
 fi
 if expect 0 detail -- -w empty -w file_open_close -n 3 --warmup 0 --detail; then
   contains out "ticks:" detail
+  contains out "warmup: disabled" detail
+fi
+
+# The default report is short: the answer first, a trust line, what preparation changed, at most
+# 15 lines a workload and a summary of 100 columns; --detail has the rest.
+if expect 0 short -- -w xor_loop/100000 -w empty -n 12 --warmup 10ms --max-time 200ms; then
+  for text in "clock: " "  prepared    min " "  baseline    min " "  spread      prepared " \
+    "  first call  " "  trust       " "  preparation " "summary (ticks of "; do
+    contains out "$text" short
+  done
+  lacks out "all samples: n" short
+  lacks out "why this clock" short
+  if python3 - "$work/out" <<'PY'; then pass; else fail "short: a workload over 15 lines, or a summary line over 100 columns"; fi
+import sys
+blocks, block, summary = [], 0, False
+for line in open(sys.argv[1], encoding="utf-8").read().split("\n"):
+    if line.startswith("summary"):
+        summary = True
+    if summary:
+        assert len(line) <= 100, line
+    elif line == "":
+        blocks.append(block)
+        block = 0
+    else:
+        block += 1
+assert max(blocks) <= 15, blocks
+PY
 fi
 
 # `run` as a subcommand is the same as no subcommand.
-expect 0 run-subcommand -- run -w unordered_map_insert/10 -n 2 --warmup 0 && contains out "unordered_map_insert/10" run-subcommand
+expect 0 run-subcommand -- --detail run -w unordered_map_insert/10 -n 2 --warmup 0 && contains out "unordered_map_insert/10" run-subcommand
 
 # list
-if expect 0 list -- list; then
+if expect 0 list -- --detail list; then
   for w in xor_loop empty sort_ints memcpy_bytes unordered_map_insert file_open_close; do contains out "$w" list; done
 fi
 
 # Help shows examples.
-expect 0 help -- --help && contains out "Examples:" help
+expect 0 help -- --detail --help && contains out "Examples:" help
 
 # Bad input: exit 2, a message naming the value and what is accepted, no run.
 bad() {
@@ -77,12 +104,12 @@ bad batch "expected a positive number of calls per sample" --batch 0
 # /dev/null by mknod (skipped where mknod is refused), a link, a folder; never a system path.
 tinyo=(-w empty -n 12 --warmup 0 --format json)
 if mknod "$work/null" c 1 3 2>/dev/null; then
-  expect 0 output-device -- "${tinyo[@]}" -o "$work/null"
+  expect 0 output-device -- --detail "${tinyo[@]}" -o "$work/null"
   if [ -c "$work/null" ] && [ "$(stat -c %t:%T "$work/null")" = 1:3 ]; then pass; else
     fail "output-device: $work/null is no longer the character device 1:3"
   fi
   ln -s null "$work/stdout"
-  expect 0 output-device-link -- "${tinyo[@]}" -o "$work/stdout"
+  expect 0 output-device-link -- --detail "${tinyo[@]}" -o "$work/stdout"
   if [ -L "$work/stdout" ] && [ -c "$work/null" ]; then pass; else
     fail "output-device-link: the link or the device was replaced"
   fi
@@ -93,7 +120,7 @@ fi
 mkdir -p "$work/real"
 echo old >"$work/real/target.json"
 ln -s real/target.json "$work/link.json"
-if expect 0 output-link -- "${tinyo[@]}" -o "$work/link.json"; then
+if expect 0 output-link -- --detail "${tinyo[@]}" -o "$work/link.json"; then
   if [ -L "$work/link.json" ] && [ "$(readlink "$work/link.json")" = real/target.json ]; then pass; else
     fail "output-link: link.json is no longer the link to real/target.json"
   fi
@@ -119,13 +146,13 @@ fi
 rm -rf "$work/folder"
 
 # --clock chooses the sampling clock; the report names it and its rate.
-if expect 0 clock-choice -- --clock CLOCK_MONOTONIC -w empty -n 3 --warmup 0; then
+if expect 0 clock-choice -- --detail --clock CLOCK_MONOTONIC -w empty -n 3 --warmup 0; then
   contains out "clock: CLOCK_MONOTONIC" clock-choice
   contains out "1000000000 ticks/s" clock-choice
 fi
 # The default run samples with a TSC source where the TSC is invariant, and says why.
 if grep -qw constant_tsc /proc/cpuinfo && grep -qw nonstop_tsc /proc/cpuinfo; then
-  expect 0 default-clock -- -w empty -n 3 --warmup 0 && contains out "why this clock:" default-clock
+  expect 0 default-clock -- --detail -w empty -n 3 --warmup 0 && contains out "why this clock:" default-clock
   contains out "rdtsc" default-clock
 else
   echo "SKIP: default-clock: /proc/cpuinfo lacks constant_tsc or nonstop_tsc (no invariant TSC)," \
@@ -133,14 +160,14 @@ else
 fi
 
 # --samples auto ends by the target or by --max-time, and says which.
-if expect 0 auto -- -w empty -n auto --max-time 200ms --warmup 0 --no-baseline; then
+if expect 0 auto -- --detail -w empty -n auto --max-time 200ms --warmup 0 --no-baseline; then
   contains out "sampling ended:" auto
 fi
 
 # The history: written whole after a run, read by the next (which then knows the machine's
 # fastest reference loop); a file that is not a harness history is refused and left as it was.
 hist=(-w xor_loop/100000 -n 4 --warmup 0 --max-time 100ms)
-if expect 0 history-first -- "${hist[@]}" --history "$work/history.json" -o "$work/h1.json"; then
+if expect 0 history-first -- --detail "${hist[@]}" --history "$work/history.json" -o "$work/h1.json"; then
   contains out "fastest reference loop remembered: none yet" history-first
   if python3 -c '
 import json, sys
@@ -167,7 +194,7 @@ for w in r["harness"]["workloads"]:
 assert r["harness"]["history"]["path"] == sys.argv[1], r["harness"]["history"]
 ' "$work/history.json" "$work/h1.json"; then pass; else fail "history-first: history file or floor JSON malformed"; fi
 fi
-if expect 0 history-second -- "${hist[@]}" --history "$work/history.json"; then
+if expect 0 history-second -- --detail "${hist[@]}" --history "$work/history.json"; then
   lacks out "fastest reference loop remembered: none yet" history-second
   contains out "fastest reference loop remembered: " history-second
 fi
@@ -183,7 +210,7 @@ bad blocks-zero "--blocks: invalid value '0'" --blocks 0
 # run goes on. Needs root to drop to nobody; skipped (and said) otherwise.
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   cp "$harness" "$work/harness-copy" && chmod 755 "$work" "$work/harness-copy"
-  setpriv --reuid=65534 --regid=65534 --clear-groups "$work/harness-copy" -w empty -n 3 --warmup 0 \
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$work/harness-copy" -w empty -n 3 --warmup 0 --detail \
     >"$work/out" 2>"$work/err"
   code=$?
   if [ "$code" -eq 0 ]; then pass; else fail "non-root: exit code $code"; fi
@@ -201,7 +228,7 @@ interrupt() {
   # The previous run's log must be gone before this one starts: the shell truncates it in the
   # child, after the fork, and a look at it before then would find the old ready mark.
   rm -f "$work/err"
-  "$harness" -w xor_loop/2000000 -n 100000 --warmup 0 --no-baseline --log-level debug \
+  "$harness" -w xor_loop/2000000 -n 100000 --warmup 0 --no-baseline --log-level debug --detail \
     >"$work/out" 2>"$work/err" &
   local pid=$!
   # The signal goes once the prepared phase has taken its first sample, which the sampler says on
@@ -266,8 +293,8 @@ fi
 bad doctor-cpu "not an online CPU" doctor --cpu 64 --root "$data/tuned"
 
 # compare: two tiny runs written with -o, then one report against the other and against itself.
-if expect 0 compare-run-a -- -w empty -w sort_ints/100 -n 12 --warmup 10ms -o "$work/a.json" &&
-  expect 0 compare-run-b -- -w empty -n 12 --warmup 10ms -o "$work/b.json"; then
+if expect 0 compare-run-a -- --detail -w empty -w sort_ints/100 -n 12 --warmup 10ms -o "$work/a.json" &&
+  expect 0 compare-run-b -- --detail -w empty -n 12 --warmup 10ms -o "$work/b.json"; then
   # Tiny real runs: B may or may not come out slower, but the exit code must say which (4, 6 for
   # a workload not compared, or 0); a floor not confirmed is decided by the medians.
   "$harness" compare "$work/a.json" "$work/b.json" >"$work/out" 2>"$work/err"

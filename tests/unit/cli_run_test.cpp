@@ -22,7 +22,7 @@ using testing::run;
 
 TEST(CliRun, FromTheCommandLineToTheReportOnAFakeMachine) {
   fake_machine m;
-  const auto r = run(m, {"-w", "exact", "-n", "12", "--warmup", "0", "--no-history"});
+  const auto r = run(m, {"-w", "exact", "-n", "12", "--warmup", "0", "--no-history", "--detail"});
   ASSERT_EQ(r.code, exit_ok) << r.err;
   // The fake clock and the fake doctor, as the report names them.
   EXPECT_THAT(r.out, HasSubstr("clock: stepping (test clock), 1000000000 ticks/s"));
@@ -38,6 +38,18 @@ TEST(CliRun, FromTheCommandLineToTheReportOnAFakeMachine) {
   EXPECT_THAT(r.out, HasSubstr("    read back: CPUs 2 (were 0-3); nice -20 (was nice 0)\n"));
   EXPECT_THAT(r.out, HasSubstr("  exact     prepared         12  100000  100000  100000       0"));
   EXPECT_THAT(r.out, HasSubstr("  stable   confirmed\n"));
+  // Without --detail: the answer, the trust line, what preparation changed.
+  fake_machine again;
+  const auto short_report =
+      run(again, {"-w", "exact", "-n", "12", "--warmup", "0", "--no-history"});
+  ASSERT_EQ(short_report.code, exit_ok) << short_report.err;
+  EXPECT_THAT(short_report.out,
+              HasSubstr("  prepared    min 100000 ticks (100.000 µs) [100000, 100000]\n"
+                        "              median 100000 (100.000 µs) [100000, 100000]\n"));
+  EXPECT_THAT(short_report.out, HasSubstr("  trust       ok: floor confirmed: blocks 1 and 3"));
+  EXPECT_THAT(short_report.out,
+              HasSubstr("  preparation set affinity, nice -20: nothing measurable"));
+  EXPECT_THAT(short_report.out, Not(HasSubstr("why this clock")));
   // The fake OS was pinned and raised, then put back.
   EXPECT_THAT(m.os.calls, ::testing::Contains("set_affinity 2"));
   EXPECT_EQ(m.os.allowed, (platform::cpu_list{0, 1, 2, 3}));
@@ -78,7 +90,7 @@ TEST(CliRun, AFailedWorkloadIsVisibleEverywhere) {
   };
   {
     fake_machine m;
-    const auto r = run(m, common);
+    const auto r = run(m, with({"--detail"}));
     EXPECT_EQ(r.code, exit_workload_failed) << r.err;
     EXPECT_THAT(r.out, HasSubstr("  FAILED in the prepared phase, sample 2 (block 1, 1 call): "
                                  "threw: disk on fire\n"));

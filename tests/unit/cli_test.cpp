@@ -135,8 +135,9 @@ TEST(Cli, ListNamesArgumentsAndDescriptions) {
 
 TEST(Cli, TinyRunPrintsEveryPhase) {
   fake_machine m;
-  const auto r = testing::run(m, {"run", "-w", "exact", "-n", "3", "--warmup", "1ms", "--no-pin",
-                                  "--priority", "normal", "--blocks", "1", "--no-history"});
+  const auto r =
+      testing::run(m, {"run", "-w", "exact", "-n", "3", "--warmup", "1ms", "--no-pin", "--priority",
+                       "normal", "--blocks", "1", "--no-history", "--detail"});
   EXPECT_EQ(r.code, exit_ok) << r.err;
   EXPECT_THAT(r.out, HasSubstr("first call (cold, alone)"));
   EXPECT_THAT(r.out, HasSubstr("baseline: 3 samples"));

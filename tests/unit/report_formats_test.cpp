@@ -185,6 +185,14 @@ std::string read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
+// Columns a line takes on a terminal: one per UTF-8 code point.
+std::size_t display_columns(const std::string& line) {
+  std::size_t n = 0;
+  for (const unsigned char c : line)
+    n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
 void expect_golden(const std::string& actual, const std::string& file) {
   const std::filesystem::path path = std::filesystem::path(HARNESS_GOLDEN_DIR) / file;
   if (std::getenv("HARNESS_UPDATE_GOLDEN") != nullptr) {
@@ -196,8 +204,9 @@ void expect_golden(const std::string& actual, const std::string& file) {
   EXPECT_EQ(actual, read_text(path)) << "differs from " << path;
 }
 
-std::string rendered(report_format format, const console_style& style = {}) {
-  const run_report report = synthetic_report();
+std::string rendered(report_format format, const console_style& style = {}, bool detail = true) {
+  run_report report = synthetic_report();
+  report.detail = detail;
   std::ostringstream out;
   write_report(out, analyze_run(report), format, style);
   return out.str();
@@ -214,6 +223,42 @@ TEST(ReportGolden, ConsoleNarrowAscii) {
   style.width = 60;
   style.unicode = false;
   expect_golden(rendered(report_format::console, style), "report_narrow.txt");
+}
+
+// The default console report, without --detail: about ten lines a workload.
+TEST(ReportGolden, ConsoleShort) {
+  expect_golden(rendered(report_format::console, {}, false), "report_short.txt");
+}
+
+TEST(ReportGolden, ConsoleShortNarrowAscii) {
+  console_style style;
+  style.width = 60;
+  style.unicode = false;
+  expect_golden(rendered(report_format::console, style, false), "report_short_narrow.txt");
+}
+
+TEST(ReportConsole, TheShortReportKeepsEachWorkloadWithinFifteenLinesAndTheSummaryIn100Columns) {
+  const std::string text = rendered(report_format::console, {}, false);
+  std::istringstream lines(text);
+  std::string line;
+  std::size_t in_workload = 0;
+  std::size_t longest_block = 0;
+  bool in_summary = false;
+  while (std::getline(lines, line)) {
+    if (line.rfind("summary", 0) == 0) in_summary = true;
+    if (in_summary) {
+      EXPECT_LE(display_columns(line), 100U) << line;
+    }
+    if (line.empty()) {
+      in_workload = 0;
+      continue;
+    }
+    if (!in_summary) longest_block = std::max(longest_block, ++in_workload);
+  }
+  EXPECT_LE(longest_block, 15U);
+  EXPECT_TRUE(in_summary);
+  EXPECT_EQ(text.find("all samples: n"), std::string::npos);  // the statistics block: --detail
+  EXPECT_NE(rendered(report_format::console).find("all samples: n"), std::string::npos);
 }
 
 TEST(ReportGolden, Json) {

@@ -292,7 +292,8 @@ TEST(Throughput, NothingIsDerivedThatWasNotReportedOrDeclared) {
 }
 
 TEST(Throughput, TheConsoleShowsTheRatesAndTheSummaryTheirColumns) {
-  const run_report run = rated_run(1000, 1 << 30, 50);
+  run_report run = rated_run(1000, 1 << 30, 50);
+  run.detail = true;
   std::ostringstream out;
   print_console_report(out, analyze_run(run));
   const std::string text = out.str();

@@ -36,6 +36,26 @@ struct phase_rates {
 phase_rates rates_of(const stats::phase_statistics& s, const workload_result& result,
                      double ticks_per_second);
 
+// A workload that learns its input: within the blocks that follow a gap, the samples start high
+// and fall to a trained level, block after block (a branch predictor or a cache trained by the
+// same input forgets it over the gap's other work, and relearns it with repetition).
+struct learning_finding {
+  std::size_t blocks_examined = 0;  // blocks after the first with kLearningMinBlockSamples or more
+  std::size_t blocks_falling = 0;   // of those, the ones whose first sample lies above the rest
+  double median_drop = 0;           // the median over those of first / median of the last half - 1
+};
+// A block's first sample counts as high when it lies this much above the median of the block's
+// last half and above every sample of it: host noise hits a block's first sample as often as any
+// other, so it is not above the rest block after block. Measured on a 2596 MHz host: a branchy sum
+// over the same 64 KiB started each block ~30% slow; xor_loop's first samples ~0.1%.
+inline constexpr double kLearningMinDrop = 0.05;
+inline constexpr std::size_t kLearningMinBlockSamples = 4;
+inline constexpr std::size_t kLearningMinBlocks = 3;
+// ... in at least this share of the examined blocks.
+inline constexpr double kLearningShare = 0.75;
+// The pattern in a phase's blocks; nullopt when it is not there (or too few blocks show it).
+std::optional<learning_finding> detect_learning(const phase_result& phase);
+
 // Statistics of one phase over all samples and over its undisturbed ones, and the verdict.
 struct phase_analysis {
   const phase_result* phase = nullptr;  // the raw phase it was made from
@@ -43,6 +63,7 @@ struct phase_analysis {
   std::optional<stats::phase_statistics> clean;  // only when some samples were disturbed
   std::optional<stats::verdict> verdict;         // none for the first call
   phase_rates rates;                             // over all samples
+  std::optional<learning_finding> learning;      // the blocks show a workload that learns
 };
 // The first call gets its statistics only; the other phases their verdict too, judged with the
 // clock's granularity per call.
@@ -104,11 +125,21 @@ inline std::string_view phase_id(phase_kind kind) noexcept {
 // The phases of a workload in report order: first, baseline, prepared (those that ran).
 std::vector<const phase_result*> phases_of(const workload_result& result);
 
+// Whether a workload's figures can be trusted, in one line for people, and the one command to run
+// next when they cannot (judge_trust: the first of failed, interrupted, learning, floor not
+// confirmed, host speed differing between the phases, an unstable or noisy phase).
+struct trust_note {
+  bool ok = false;
+  std::string text;  // "ok: the floor is confirmed by blocks 1 and 5 ...", or what was wrong
+  std::string next;  // the command to run next ("harness -w x --max-time 5s"); empty when ok
+};
+
 struct workload_analysis {
   const workload_result* result = nullptr;
   std::vector<phase_analysis> phases;           // the phases that ran, in report order
   std::optional<preparation_change> change;     // both baseline and prepared ran, minimums above 0
   std::optional<host_speed_change> host_speed;  // both ran the reference loop
+  trust_note trust;
 
   // The phase of that kind, or nullptr when it did not run.
   const phase_analysis* find(phase_kind kind) const noexcept;
@@ -120,5 +151,8 @@ struct report_model {
 };
 
 report_model analyze_run(const run_report& run);
+
+// The trust note of a workload analysed so (`run` gives the program's name for the command).
+trust_note judge_trust(const workload_analysis& w, const run_report& run);
 
 }  // namespace harness

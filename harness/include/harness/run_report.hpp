@@ -69,6 +69,12 @@ struct run_report {
   history_use history;
   std::vector<workload_result> results;
   bool show_samples = false;  // list every sample (one workload with few samples, or --detail)
+  // The console report in full (--detail): every statistic, the clock's reasons, the blocks, the
+  // preparation's steps; without it, about ten lines a workload.
+  bool detail = false;
+  // The command as the user runs it (`harness`, or their own binary linking harness::main), for
+  // the commands the report suggests.
+  std::string program = "harness";
   // The TSC calibration the clock's rate came from (clock.hpp's tsc_calibration()), when the
   // sampling clock is a TSC source; the report says how the rate was found.
   std::optional<clock_calibration> calibration;

@@ -57,6 +57,11 @@ struct sampler_settings {
   // and 5 do). The 0.1 s saved goes to the prepared phase's extra blocks, within the wall time
   // a default run had before blocks x 1.5.
   std::chrono::milliseconds baseline_block_gap{25};
+  // Before each prepared block after the first, the workload runs untimed for this long, after the
+  // gap's reference loop: a workload that learns its input (a branch predictor trained by the same
+  // bytes) forgets it in the gap, and its blocks would each start untrained while the first,
+  // right after the warmup, did not. 0: no re-warming. (docs/floor.md, "A workload that learns")
+  std::chrono::milliseconds block_rewarm{0};
   // With `--samples auto`, a block holds this many samples or a quarter of those taken so far,
   // whichever is more, so the checks (O(n log n) each) cost a small multiple of one summary.
   std::size_t auto_block_samples = 20;

@@ -126,6 +126,7 @@ report_model analyze_run(const run_report& run) {
     for (const phase_result* p : phases_of(r)) {
       phase_analysis& a = w.phases.emplace_back(analyze(*p, run.clock));
       a.rates = rates_of(a.all, r, run.clock.clock->ticks_per_second());
+      if (p->kind != phase_kind::first) a.learning = detect_learning(*p);
     }
     const phase_analysis* base = w.find(phase_kind::baseline);
     const phase_analysis* prep = w.find(phase_kind::prepared);
@@ -133,6 +134,7 @@ report_model analyze_run(const run_report& run) {
       w.change = compare_preparation(*base, *prep, run.clock, run.options.tuning.floor);
       w.host_speed = compare_host_speed(*base->phase, *prep->phase);
     }
+    w.trust = judge_trust(w, run);
   }
   return model;
 }

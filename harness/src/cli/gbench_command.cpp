@@ -178,6 +178,8 @@ int gbench_action(const gbench_flags& f, context& ctx) {
                         format_duration(s.warmup / static_cast<std::int64_t>(per_block)), per_block,
                         format_duration(s.warmup))};
   report.results = std::move(outcome.results);
+  report.detail = f.run.detail;
+  report.program = ctx.program;
   report.show_samples =
       f.run.detail || (report.results.size() == 1 && s.repetitions <= kMaxListedSamples);
   progress->clear();

@@ -154,6 +154,8 @@ int run(const run_flags& flags, context& ctx) {
   report.history = use_of(history, options.memory);
   report.calibration = ctx.host.calibration();
   report.context = ctx.host.context(doctor::summarize(health));
+  report.detail = flags.detail;
+  report.program = ctx.program;
   report.show_samples = flags.detail || (selected.size() == 1 && !options.auto_samples &&
                                          options.samples <= kMaxListedSamples);
   {

@@ -125,6 +125,8 @@ run_options options_from(const run_flags& flags) {
         positive_duration(flags.max_time, "--max-time", "sampling needs some time; give e.g. 10s");
   }
   options.blocks = parse_positive(flags.blocks, "--blocks", "a positive number of blocks");
+  options.tuning.block_rewarm = std::chrono::duration_cast<std::chrono::milliseconds>(
+      parse_duration(flags.block_rewarm, "--block-rewarm"));
   if (!flags.batch.empty()) {
     options.batch = parse_positive(flags.batch, "--batch", "a positive number of calls per sample");
   }
@@ -185,6 +187,11 @@ void add_run_options(CLI::App& app, run_flags& flags) {
                  "loop runs between them: 50 ms in the prepared phase, 25 ms in the baseline); the "
                  "floor is confirmed when two blocks agree")
       ->capture_default_str();
+  app.add_option("--block-rewarm", flags.block_rewarm,
+                 "Before each prepared block after the first, run the workload untimed for this "
+                 "long (a duration; 0: not), so a workload that learns its input starts every "
+                 "block trained, as the first starts after the warmup")
+      ->capture_default_str();
   add_history_options(app, flags);
   app.add_option("--batch", flags.batch,
                  "Calls per sample (default: calibrated so a sample lasts --min-sample-time)");
@@ -234,8 +241,9 @@ void add_preparation_options(CLI::App& app, run_flags& flags) {
 void add_phase_and_report_options(CLI::App& app, run_flags& flags) {
   app.add_flag("--no-baseline", flags.no_baseline, "Skip the unprepared baseline");
   app.add_flag("--detail", flags.detail,
-               "List every sample of every phase (without it, the samples are listed when one "
-               "workload runs with at most 100 samples per phase)");
+               "The whole console report: every sample, both phases' statistics, the clock's "
+               "reasons, the block minimums and the preparation's steps (without it: about ten "
+               "lines a workload, the answer first)");
   app.add_option("--format", flags.format,
                  "Report format: console, json (Google Benchmark's schema), csv (one row per "
                  "sample), markdown (the summary table) or html (a self-contained page of "

@@ -34,6 +34,7 @@ struct run_flags {
   CLI::Option* target_option = nullptr;
   std::string max_time;  // empty: kAutoMaxTime with --samples auto, else kConfirmMaxTime
   std::string blocks = "5";
+  std::string block_rewarm = "0";
   std::string history;  // empty: default_history_path()
   CLI::Option* history_option = nullptr;
   bool no_history = false;

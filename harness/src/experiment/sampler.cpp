@@ -237,6 +237,19 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
           break;
       }
     }
+    // The prepared blocks after the first begin as the first did, right after warm calls.
+    if (b > 0 && plan.kind == phase_kind::prepared && tuning.block_rewarm.count() > 0) {
+      const std::uint64_t rewarm_begin = clock.now();
+      const std::uint64_t rewarm_ticks = seconds_to_ticks(tuning.block_rewarm, clock);
+      while (stop_signal() == 0 && clock.now() - rewarm_begin < rewarm_ticks) {
+        try {
+          (void)timed_sample(workload.session, clock, plan.batch, iterations);
+        } catch (workload_threw& e) {
+          e.at_sample(phase.values.size() + 1, b + 1);
+          throw;
+        }
+      }
+    }
     if (interrupted()) break;
     // The time ran out while the gap waited for full speed: a block begun now would hold one
     // sample, taken at a speed the gap never saw.

@@ -314,6 +314,10 @@ void print_samples(std::ostream& out, const phase_result& phase, const clock_sou
 void print_console_report(std::ostream& out, const report_model& model,
                           const console_style& style) {
   const run_report& report = *model.run;
+  if (!report.detail) {
+    report_detail::print_short_console_report(out, model, style);
+    return;
+  }
   const clock_source& clock = *report.clock.clock;
   fmt::print(out, "clock: {} ({}), {:.0f} ticks/s, 1 tick = {:.4g} ns, ", clock.name(),
              clock.description(), clock.ticks_per_second(), 1e9 / clock.ticks_per_second());

@@ -133,6 +133,10 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
     j["elapsed_seconds"] = p.elapsed_seconds;
     j["blocks"] = blocks_json(p);
     j["floor"] = p.floor ? floor_json(*p.floor) : json(nullptr);
+    j["learning"] = a.learning ? json{{"blocks_examined", a.learning->blocks_examined},
+                                      {"blocks_falling", a.learning->blocks_falling},
+                                      {"median_drop", a.learning->median_drop}}
+                               : json(nullptr);
   }
   return j;
 }
@@ -234,6 +238,10 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
             {"priority_applied", prep.priority_applied}}},
           {"phases", phases},
           {"preparation_sentence", sentence},
+          {"trust",
+           {{"ok", w.trust.ok},
+            {"text", w.trust.text},
+            {"next", w.trust.next.empty() ? json(nullptr) : json(w.trust.next)}}},
           {"error", r.failed() ? json(r.failure->message) : json(nullptr)},
           {"failure", failure_json(r)},
           {"interrupted", r.interrupted}};

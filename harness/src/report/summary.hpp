@@ -65,6 +65,10 @@ std::vector<std::string> rates_lines(const phase_analysis& a, const workload_res
 // unless both phases ran.
 std::string preparation_sentence(const workload_analysis& w, double slowdown_factor);
 
+// The console report without --detail (console_short.cpp): about ten lines a workload.
+void print_short_console_report(std::ostream& out, const report_model& model,
+                                const console_style& style);
+
 // Ticks per call: whole ticks for single calls, two decimals when batched (a fraction of a tick
 // per call is measured: the sample's ticks divided by the batch).
 std::string ticks_text(double ticks, std::uint64_t batch);

@@ -1,0 +1,154 @@
+// Whether a workload's figures can be trusted, said in one line with the one command to run next
+// (analysis.hpp: trust_note), and the pattern of a workload that learns its input, which the
+// line names in plain words.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string_view>
+#include <vector>
+
+#include "harness/analysis.hpp"
+#include "harness/statistics.hpp"
+
+namespace harness {
+
+std::optional<learning_finding> detect_learning(const phase_result& p) {
+  learning_finding f;
+  std::vector<double> drops;
+  // The first block follows the warmup, not a gap: it starts trained.
+  for (std::size_t b = 1; b < p.blocks.size(); ++b) {
+    const sample_block& block = p.blocks[b];
+    if (block.count < kLearningMinBlockSamples) continue;
+    // A first sample the host slowed says nothing of the workload.
+    if (p.disturbed(block.first)) continue;
+    const double first = p.values[block.first];
+    std::vector<double> tail(
+        p.values.begin() + static_cast<std::ptrdiff_t>(block.first + block.count - block.count / 2),
+        p.values.begin() + static_cast<std::ptrdiff_t>(block.first + block.count));
+    std::sort(tail.begin(), tail.end());
+    const double median = *stats::median_sorted(tail);
+    if (!(median > 0)) continue;
+    ++f.blocks_examined;
+    const double drop = first / median - 1;
+    if (drop > kLearningMinDrop && first > tail.back()) {
+      ++f.blocks_falling;
+      drops.push_back(drop);
+    }
+  }
+  if (f.blocks_examined < kLearningMinBlocks ||
+      static_cast<double>(f.blocks_falling) <
+          kLearningShare * static_cast<double>(f.blocks_examined)) {
+    return std::nullopt;
+  }
+  std::sort(drops.begin(), drops.end());
+  f.median_drop = *stats::median_sorted(drops);
+  return f;
+}
+
+namespace {
+
+// `text` as a shell word: as it is when it holds only characters no shell treats specially, else
+// in single quotes (a quote inside as '\'').
+std::string shell_word(std::string_view text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("_-./=:,+@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return std::string(text);
+  std::string quoted = "'";
+  for (const char c : text)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// "harness -w NAME ARGS", or for another tool's samples its own command again.
+std::string command(const run_report& run, const workload_result& r, std::string_view args) {
+  if (run.source) return run.source->command;
+  return fmt::format("{} -w {}{}{}", run.program, shell_word(r.name), args.empty() ? "" : " ",
+                     args);
+}
+
+// What to run when the floor is not confirmed, by the finding that kept it so.
+std::string next_for(const floor_check& f, const run_report& run, const workload_result& r) {
+  if (only_another_run_can_confirm(f)) return command(run, r, "");
+  const auto has = [&](floor_finding x) {
+    return std::find(f.findings.begin(), f.findings.end(), x) != f.findings.end();
+  };
+  if (has(floor_finding::too_few_blocks)) return command(run, r, "--blocks 5");
+  if (has(floor_finding::above_remembered) || has(floor_finding::above_baseline)) {
+    return fmt::format("{} doctor, then {}", run.program, command(run, r, ""));
+  }
+  return command(run, r, "--max-time 5s");
+}
+
+}  // namespace
+
+trust_note judge_trust(const workload_analysis& w, const run_report& run) {
+  const workload_result& r = *w.result;
+  trust_note t;
+  if (r.failed()) {
+    t.text = fmt::format("FAILED in {}: {}", r.failure->where(), r.failure->what());
+    return t;
+  }
+  const phase_analysis* prepared = w.find(phase_kind::prepared);
+  if (r.interrupted) {
+    t.text = "interrupted: the figures are what was measured before";
+    t.next = command(run, r, "");
+    return t;
+  }
+  if (prepared == nullptr) {
+    t.text = "no prepared phase was sampled";
+    t.next = command(run, r, "");
+    return t;
+  }
+  const phase_result& p = *prepared->phase;
+  if (prepared->learning) {
+    const learning_finding& l = *prepared->learning;
+    t.text = fmt::format(
+        "the workload speeds up with repetition: {} of {} blocks after a gap started {:.0f}% "
+        "slower and fell back (a branch predictor or cache trained by the same input). The "
+        "trained speed is the floor here; a caller with fresh data sees the untrained one: give "
+        "it fresh input per call (with_fresh_input), or measure the trained speed with blocks "
+        "re-warmed",
+        l.blocks_falling, l.blocks_examined, l.median_drop * 100);
+    t.next = command(run, r, "--block-rewarm 10ms");
+    return t;
+  }
+  if (p.floor && !p.floor->confirmed) {
+    t.text = fmt::format("floor not confirmed: {}", p.floor->reason);
+    t.next = next_for(*p.floor, run, r);
+    return t;
+  }
+  const double factor = run.options.tuning.host_slowdown_factor;
+  if (w.host_speed && w.host_speed->ratio > factor) {
+    t.text = fmt::format(
+        "the CPU ran the reference loop {:.2f}x slower in the {} phase: a slowed host or a lower "
+        "clock, so the phases do not compare directly",
+        w.host_speed->ratio, w.host_speed->baseline_slower ? "baseline" : "prepared");
+    t.next = fmt::format("{} doctor", run.program);
+    return t;
+  }
+  if (prepared->verdict && prepared->verdict->level == stats::stability::too_few) {
+    t.text = fmt::format("too few samples to judge: {}", prepared->verdict->reason);
+    t.next = command(run, r, "-n 20");
+    return t;
+  }
+  if (prepared->verdict && prepared->verdict->level == stats::stability::unstable) {
+    t.text = fmt::format("unstable: {}", prepared->verdict->reason);
+    t.next = command(run, r, "--max-time 5s");
+    return t;
+  }
+  t.ok = true;
+  const std::string floor =
+      p.floor ? fmt::format("floor confirmed: {}", p.floor->reason) : "no blocks to confirm";
+  if (prepared->verdict && prepared->verdict->level == stats::stability::noisy) {
+    t.text = fmt::format("ok: {}; noisy: {}", floor, prepared->verdict->reason);
+  } else {
+    t.text = fmt::format("ok: {}", floor);
+  }
+  return t;
+}
+
+}  // namespace harness

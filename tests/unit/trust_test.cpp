@@ -1,0 +1,113 @@
+// A workload that learns its input, found in its blocks, and the trust line with its next command:
+// synthetic phases, exact expectations.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "fakes.hpp"
+#include "harness/analysis.hpp"
+
+namespace harness {
+namespace {
+
+// A prepared phase of `blocks` blocks of `size` samples: each block's samples from `shape(b, k)`.
+template <class Shape>
+phase_result blocked(std::size_t blocks, std::size_t size, Shape&& shape) {
+  phase_result p;
+  p.kind = phase_kind::prepared;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    p.blocks.push_back({p.values.size(), size, 0.06 * static_cast<double>(b), 3000});
+    for (std::size_t k = 0; k < size; ++k)
+      p.values.push_back(shape(b, k));
+  }
+  p.host_slowdown.assign(p.values.size(), false);
+  return p;
+}
+
+TEST(DetectLearning, FindsBlocksThatStartSlowAfterEachGapAndFallBack) {
+  // The branchy sum: the first block trained (after the warmup), every later one starting
+  // at 220 and falling towards 165.
+  const phase_result p = blocked(5, 4, [](std::size_t b, std::size_t k) {
+    if (b == 0) return 117.0;
+    return std::vector<double>{220, 190, 170, 165}[k];
+  });
+  const auto f = detect_learning(p);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->blocks_examined, 4U);
+  EXPECT_EQ(f->blocks_falling, 4U);
+  EXPECT_DOUBLE_EQ(f->median_drop, 220.0 / 167.5 - 1);
+}
+
+TEST(DetectLearning, IsNotFlatNoisyOrOneOddBlock) {
+  EXPECT_FALSE(detect_learning(blocked(5, 4, [](std::size_t, std::size_t) { return 100.0; })));
+  // Noise: a high sample anywhere in a block, now first, now last.
+  EXPECT_FALSE(detect_learning(
+      blocked(5, 4, [](std::size_t b, std::size_t k) { return k == b % 4 ? 120.0 : 100.0; })));
+  // One block of four starting slow is a host stall, not a pattern (1 of 4 < 75%).
+  EXPECT_FALSE(detect_learning(blocked(
+      5, 4, [](std::size_t b, std::size_t k) { return b == 2 && k == 0 ? 150.0 : 100.0; })));
+  // A drop under 5% is no learning worth a word.
+  EXPECT_FALSE(detect_learning(
+      blocked(5, 4, [](std::size_t, std::size_t k) { return k == 0 ? 104.0 : 100.0; })));
+  // Blocks of three samples are too short to say, and so are two blocks after the first.
+  EXPECT_FALSE(detect_learning(
+      blocked(5, 3, [](std::size_t, std::size_t k) { return k == 0 ? 200.0 : 100.0; })));
+  EXPECT_FALSE(detect_learning(
+      blocked(3, 4, [](std::size_t, std::size_t k) { return k == 0 ? 200.0 : 100.0; })));
+}
+
+TEST(DetectLearning, LeavesOutABlockWhoseFirstSampleTheHostSlowed) {
+  phase_result p = blocked(5, 4, [](std::size_t, std::size_t k) { return k == 0 ? 200.0 : 100.0; });
+  p.host_slowdown[4] = true;  // block 2's first sample
+  p.host_slowdown[8] = true;  // block 3's
+  const auto f = detect_learning(p);
+  EXPECT_FALSE(f.has_value());  // two examined: too few
+}
+
+run_report run_with(workload_result r) {
+  run_report run;
+  static const testing::report_clock clock;
+  run.clock.clock = &clock;
+  run.program = "my_bench";
+  run.results.push_back(std::move(r));
+  return run;
+}
+
+TEST(JudgeTrust, NamesTheLearningInPlainWordsWithItsRemedy) {
+  workload_result r;
+  r.name = "sum/65536";
+  r.prepared = blocked(5, 4, [](std::size_t b, std::size_t k) {
+    return b == 0 ? 117.0 : std::vector<double>{220, 190, 170, 165}[k];
+  });
+  const run_report run = run_with(r);
+  const report_model model = analyze_run(run);
+  const trust_note& t = model.workloads[0].trust;
+  EXPECT_FALSE(t.ok);
+  EXPECT_NE(t.text.find("the workload speeds up with repetition: 4 of 4 blocks after a gap started "
+                        "31% slower and fell back (a branch predictor or cache trained by the same "
+                        "input)"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("fresh input per call (with_fresh_input)"), std::string::npos);
+  EXPECT_EQ(t.next, "my_bench -w sum/65536 --block-rewarm 10ms");
+}
+
+TEST(JudgeTrust, SaysFailedInterruptedOrTooFewBeforeAnythingElse) {
+  workload_result failed;
+  failed.name = "x";
+  failed.failure = workload_failure{.message = "boom", .stage = run_stage::first_call};
+  EXPECT_EQ(analyze_run(run_with(failed)).workloads[0].trust.text,
+            "FAILED in the first call: threw: boom");
+  workload_result few;
+  few.name = "odd name";
+  few.prepared = blocked(1, 2, [](std::size_t, std::size_t) { return 5.0; });
+  const run_report run = run_with(few);
+  const trust_note t = analyze_run(run).workloads[0].trust;
+  EXPECT_FALSE(t.ok);
+  EXPECT_EQ(t.text.rfind("too few samples to judge", 0), 0U) << t.text;
+  EXPECT_EQ(t.next, "my_bench -w 'odd name' -n 20");
+}
+
+}  // namespace
+}  // namespace harness
