@@ -82,6 +82,10 @@ void finish_phase(std::vector<workload_result>& results, phase_kind phase, std::
 // never read: the harness times nothing itself here.
 const clock_source& reported_nanoseconds();
 
+// Seconds as Google Benchmark's flags take them: a plain number, which every version from 1.5
+// reads (1.8 also takes "0.05s", which older ones refuse).
+std::string seconds_flag(std::chrono::nanoseconds d);
+
 // How a gbench run is asked for.
 struct settings {
   std::filesystem::path binary;

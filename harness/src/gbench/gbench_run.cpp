@@ -23,12 +23,6 @@ double seconds_between(steady::time_point a, steady::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-// Seconds as Google Benchmark's flags take them: a plain number, which every version from 1.5
-// reads (1.8 also takes "0.05s", which older ones refuse).
-std::string seconds_flag(std::chrono::nanoseconds d) {
-  return fmt::format("{:.9g}", std::chrono::duration<double>(d).count());
-}
-
 class reported_ns_clock final : public clock_source {
  public:
   std::string_view name() const noexcept override { return "gbench_real_time"; }
@@ -88,6 +82,10 @@ preparation_report prepare(platform::child_process& child, const child_preparati
 }
 
 }  // namespace
+
+std::string seconds_flag(std::chrono::nanoseconds d) {
+  return fmt::format("{:.9g}", std::chrono::duration<double>(d).count());
+}
 
 const clock_source& reported_nanoseconds() {
   static const reported_ns_clock clock;
