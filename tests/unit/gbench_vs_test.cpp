@@ -206,6 +206,7 @@ class GbenchVs : public ::testing::Test {
     s.work_dir = dir.path();
     s.poll_interval = std::chrono::milliseconds(0);
     s.options.cpu = 2;
+    s.repetitions = 3;  // as many as the fake binaries write
     s.options.now_ns = [this] { return launcher.clock; };
     s.options.max_time = std::chrono::seconds(100);
     s.options.tuning.max_rounds = 4;

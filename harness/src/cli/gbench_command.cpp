@@ -283,11 +283,11 @@ gbench::vs_settings vs_settings_from(const gbench_flags& f, ab_flags& af) {
   check_executable(s.new_binary, "gbench");
   if (f.samples_option->count() > 0) {
     s.repetitions = parse_positive(f.run.samples, "--samples",
-                                   "a positive number of repetitions per invocation, such as 3");
+                                   "a positive number of repetitions per invocation, such as 20");
   }
   if (f.min_time_option->count() > 0) {
-    s.min_time =
-        positive_duration(f.min_time, "--min-time", "a repetition needs some time; give e.g. 10ms");
+    s.min_time = positive_duration(f.min_time, "--min-time",
+                                   "a repetition needs some time; give e.g. 500us");
   }
   if (f.warmup_option->count() > 0) s.warmup = parse_duration(f.run.warmup, "--warmup");
 
@@ -404,7 +404,7 @@ void add_gbench_command(CLI::App& root, context& ctx) {
       cmd->add_option("-n,--samples", flags->run.samples,
                       "Repetitions per phase (--benchmark_repetitions in all); each repetition is "
                       "one sample: Google Benchmark's mean real_time over its iterations. With "
-                      "--vs: repetitions per invocation (default 3)")
+                      "--vs: repetitions per invocation (default 20)")
           ->capture_default_str();
   flags->blocks_option =
       cmd->add_option("--blocks", flags->run.blocks,
@@ -416,7 +416,7 @@ void add_gbench_command(CLI::App& root, context& ctx) {
                       "Shortest repetition (--benchmark_min_time): Google Benchmark's own default "
                       "is 0.5 s; 50 ms keeps a suite of 20 repetitions per phase at about 2 s per "
                       "benchmark and still averages thousands of iterations of a microsecond loop. "
-                      "With --vs: default 10 ms")
+                      "With --vs: default 0.5 ms")
           ->capture_default_str();
   flags->vs_option = cmd->add_option(
       "--vs", flags->vs,

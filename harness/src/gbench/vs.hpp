@@ -35,14 +35,17 @@ namespace harness::gbench {
 
 // --vs's defaults and tuning, gathered here; each says why.
 namespace vs_defaults {
-// Repetitions per invocation: the invocation's figure is their minimum, so the first (on caches
-// and predictors Google Benchmark's own iteration estimate has just warmed) does not decide it
-// alone; 3 keep an invocation near 4 repetitions long (the estimate takes about one), so that
-// most of the budget goes to new processes, where the spread between builds' runs lies.
-inline constexpr std::size_t repetitions = 3;
-// --benchmark_min_time: 10 ms averages thousands of iterations of a microsecond loop, and keeps
-// a pair of invocations near 0.1 s, some 20 pairs per benchmark in the default --max-time.
-inline constexpr std::chrono::milliseconds min_time{10};
+// Repetitions per invocation, and the shortest of each (--benchmark_min_time). The invocation's
+// figure is their minimum: many short ones find the host's fast stretches, where few long ones
+// average its slow ones in (on the 2-CPU development VM, loaded, 3 x 10 ms gave B/A of +1% of
+// work as +0.65% to +1.48%, 20 x 0.5 ms +1.00% every time; docs/gbench.md). 0.5 ms still holds
+// 50 iterations of a 10 us benchmark, and an invocation near 20 ms with the process's start, so
+// a round is two of them, some 30 rounds per benchmark in the default --max-time.
+inline constexpr std::size_t repetitions = 20;
+inline constexpr std::chrono::microseconds min_time{500};
+// The child's end is looked for this often: every wait is a round's dead time (20 ms, gbench's
+// interval, took a quarter of each invocation), and a wake-up every 2 ms costs a few microseconds.
+inline constexpr std::chrono::milliseconds poll_interval{2};
 // Per benchmark: the rounds stop here whatever the interval.
 inline constexpr std::chrono::seconds max_time{3};
 // The interval's relative half-width to reach: adjacent processes of two builds agree to about
@@ -73,7 +76,7 @@ struct vs_settings {
   // used: the order is ABBA.
   ab_options options = default_vs_options();
   std::filesystem::path work_dir;  // where the invocations' files go; the caller removes it
-  std::chrono::milliseconds poll_interval{20};  // as gbench::settings::poll_interval
+  std::chrono::milliseconds poll_interval = vs_defaults::poll_interval;
   // Told before each invocation, e.g. "BM_copy/4096: round 3, 0.4 s of 3.0 s"; empty: nothing.
   std::function<void(std::string_view)> progress;
 };
