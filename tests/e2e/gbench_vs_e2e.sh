@@ -28,8 +28,10 @@ no_child_left() {
   if [ -z "$(ls -A "$TMPDIR")" ]; then pass; else fail "$1: files left in TMPDIR: $(ls "$TMPDIR")"; fi
 }
 
-# Each invocation ~10 ms: a benchmark's rounds end after 0.5 s, some 15 rounds.
-tiny=(-n 2 --min-time 2ms --max-time 0.5s)
+# Each invocation ~10 ms: a benchmark's rounds end after 0.7 s, some 30 rounds. Short repetitions,
+# as the defaults': a few long ones let a loaded host's slow stretches into every invocation, and
+# the gate below once missed a +25% difference by them.
+tiny=(-n 10 --min-time 0.5ms --max-time 0.7s)
 
 # The whole suite: BM_plus25 answered (B slower), BM_plus1 too (its direction is not checked: a
 # tiny budget on a loaded host may not resolve 1%), BM_fails failed in NEW (exit 3), one benchmark
@@ -42,7 +44,7 @@ if expect 3 suite -- gbench --vs "$old" "${tiny[@]}" --log-level info -o "$work/
   contains out "  FAILED: B ('$new') reported an error in invocation 1 (SkipWithError): the new binary fails this one" suite
   contains out "BM_old_only/100"$'\n'"  only in A: not compared" suite
   contains out "BM_new_only/100"$'\n'"  only in B: not compared" suite
-  contains out "(ABBA order), 2 repetitions an invocation" suite
+  contains out "(ABBA order), 10 repetitions an invocation" suite
   if grep -qE "pin to CPU [0-9]+ \(sched_setaffinity\): applied" "$work/out"; then pass; else
     fail "suite: no applied pin in the report"
   fi
@@ -65,7 +67,7 @@ rounds = p25["pair"]["rounds"]
 assert [r["a_first"] for r in rounds] == [i % 2 == 0 for i in range(len(rounds))], rounds
 assert all(r["ratio"] == r["b_min_ticks"] / r["a_min_ticks"] for r in rounds)
 assert p25["pair"]["stopped_by"] in ("max_time", "target"), p25["pair"]["stopped_by"]
-assert p25["pair"]["samples_per_side"] == 2
+assert p25["pair"]["samples_per_side"] == 10
 assert p25["error"] is None
 f = c["BM_fails"]
 assert f["verdict"] is None and f["pair"]["stopped_by"] == "failed", f
@@ -133,7 +135,10 @@ if expect 2 blocks -- gbench --vs "$old" --blocks 2 -- "$new"; then
   contains err "--blocks: not with --vs" blocks
 fi
 
-# SIGTERM while a benchmark's rounds run: passed on, the rounds so far reported, exit 143.
+# SIGTERM while a benchmark's rounds run: passed on, the rounds so far reported, exit 143. The err
+# file is emptied first, so the loop cannot find an earlier test's lines in it before the
+# background command's redirection truncates it.
+: >"$work/err"
 "$harness" gbench --vs "$old" -n 2 --min-time 50ms --max-time 30s --log-level info -- "$new" \
   --benchmark_filter=BM_plus25 >"$work/out" 2>"$work/err" &
 pid=$!
