@@ -216,6 +216,7 @@ fi
 no_fixture_left gbench-history
 
 # SIGTERM while the binary runs: passed on, the results so far reported, exit 143, nothing left.
+: >"$work/err"  # as below: no earlier test's lines for the loop to find
 GBENCH_FIXTURE_SLEEP_MS=2 "$harness" gbench --detail -n 4 --blocks 4 --warmup 0 --min-time 300ms \
   --log-level info -- "$fixture" --benchmark_filter=BM_sleep >"$work/out" 2>"$work/err" &
 pid=$!
@@ -233,6 +234,10 @@ contains err "interrupted" sigterm
 no_fixture_left sigterm
 
 # SIGINT likewise, before the first invocation has reported anything: exit 130, no report.
+# The err file is emptied first: the loop below may read it before the background command's
+# redirection truncates it, and the SIGTERM test's lines would then send SIGINT at once, to a
+# subshell that ignores it (a background job's SIGINT is ignored) before the harness even runs.
+: >"$work/err"
 GBENCH_FIXTURE_SLEEP_MS=2 "$harness" gbench --detail -n 2 --blocks 2 --warmup 0 --min-time 2s \
   --log-level info -- "$fixture" --benchmark_filter=BM_sleep >"$work/out" 2>"$work/err" &
 pid=$!

@@ -217,8 +217,9 @@ struct ab_decision {
 ab_decision decide(const ab_interval& interval, double threshold,
                    std::optional<double> fail_if_slower);
 
-// Why the rounds ended.
-enum class ab_stop { target, max_time, max_rounds, interrupted };
+// Why the rounds ended; `failed`: a side reported an error for its workload (gbench --vs: a
+// benchmark's SkipWithError), and the rounds before it are what there is.
+enum class ab_stop { target, max_time, max_rounds, interrupted, failed };
 struct ab_stop_names {
   const char* id;
   const char* phrase;

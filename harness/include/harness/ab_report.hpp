@@ -21,8 +21,19 @@ namespace harness {
 enum class ab_mode {
   workloads,  // two workloads of this process
   builds,     // one workload of two binaries, each in worker processes
+  gbench,     // each benchmark two Google Benchmark binaries list, in pairs of invocations
 };
 std::string_view to_string(ab_mode mode) noexcept;
+
+// gbench: one benchmark both binaries list, compared on its own.
+struct ab_benchmark {
+  std::string name;  // its Google Benchmark name, "BM_copy/4096"
+  // a: the --vs (OLD) binary's side, b: NEW's. Each round is one invocation of each, in ABBA
+  // order; a_min and b_min are the lowest real_time per iteration of its repetitions, in ns.
+  ab_pair pair;
+  std::optional<ab_decision> decision;  // set by conclude(), from pair.estimate.rounds
+  std::optional<std::string> error;     // what a binary reported for it (SkipWithError)
+};
 
 struct ab_report {
   ab_mode mode = ab_mode::workloads;
@@ -48,10 +59,23 @@ struct ab_report {
   std::optional<ab_interval> answer;
   std::vector<double> pair_ratios;  // each pair's median round ratio, when there are several
   std::optional<ab_decision> decision;
+
+  // gbench: the binaries as given (A: --vs OLD, B: NEW), what each invocation was asked, every
+  // benchmark both list, each its own comparison (pairs, answer and decision above stay empty: a
+  // suite has no one answer), and those only one lists, compared with nothing.
+  std::string build_a;
+  std::string build_b;
+  std::string plan;
+  std::vector<ab_benchmark> benchmarks;
+  std::vector<std::string> only_in_a;
+  std::vector<std::string> only_in_b;
 };
 
-// Fills answer, pair_ratios and decision from the pairs.
+// Fills answer, pair_ratios and decision from the pairs; with gbench, each benchmark's decision.
 void conclude(ab_report& report);
+
+// Whether --fail-if-slower failed: for the one answer, or for any benchmark.
+bool ab_gate_failed(const ab_report& report);
 
 // "B is 1.00% slower than A", "B is 0.25% faster than A", "B and A take the same time".
 std::string ab_headline(const ab_interval& interval);

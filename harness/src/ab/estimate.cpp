@@ -179,12 +179,11 @@ ab_decision decide(const ab_interval& interval, double threshold,
 
 const ab_stop_names& names_of(ab_stop stop) noexcept {
   static constexpr ab_stop_names kNames[] = {
-      {"target", "the interval met the target"},
-      {"max_time", "--max-time passed"},
-      {"max_rounds", "the round limit was reached"},
-      {"interrupted", "interrupted"},
+      {"target", "the interval met the target"},     {"max_time", "--max-time passed"},
+      {"max_rounds", "the round limit was reached"}, {"interrupted", "interrupted"},
+      {"failed", "a side reported an error"},
   };
-  static_assert(std::size(kNames) == static_cast<std::size_t>(ab_stop::interrupted) + 1);
+  static_assert(std::size(kNames) == static_cast<std::size_t>(ab_stop::failed) + 1);
   return kNames[static_cast<std::size_t>(stop)];
 }
 

@@ -163,7 +163,7 @@ int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx)
     return sig == SIGTERM ? exit_sigterm : exit_sigint;
   }
   if (!written) return exit_failure;
-  if (report.decision && report.decision->gate_failed) return exit_slower;
+  if (ab_gate_failed(report)) return exit_slower;
   return exit_ok;
 }
 

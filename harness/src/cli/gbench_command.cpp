@@ -10,8 +10,11 @@
 #include <memory>
 #include <system_error>
 
+#include "ab_command.hpp"
 #include "cli.hpp"
 #include "gbench/gbench.hpp"
+#include "gbench/vs.hpp"
+#include "harness/ab_report.hpp"
 #include "harness/analysis.hpp"
 #include "harness/doctor.hpp"
 #include "harness/duration.hpp"
@@ -32,6 +35,20 @@ struct gbench_flags {
   std::string min_time = "50ms";
   bool lock_memory = false;
   std::vector<std::string> command;  // BINARY [ARGS...]
+  // --vs OLD: the two binaries compared (gbench/vs.hpp); its own options mean nothing without it.
+  std::string vs;
+  std::string max_time = "3s";
+  std::string target = "0.1%";
+  std::string threshold = "0.5%";
+  std::string fail_if_slower;
+  // Whether a flag was typed: with --vs, -n, --min-time and --warmup have their own defaults, and
+  // the options above are refused without it.
+  CLI::Option* vs_option = nullptr;
+  CLI::Option* samples_option = nullptr;
+  CLI::Option* blocks_option = nullptr;
+  CLI::Option* min_time_option = nullptr;
+  CLI::Option* warmup_option = nullptr;
+  std::vector<CLI::Option*> vs_only;
 };
 
 // A folder of its own for the invocations' files, removed with everything in it at the end.
@@ -70,8 +87,28 @@ std::string quoted_command(const std::vector<std::string>& words) {
   return fmt::format("{}", fmt::join(out, " "));
 }
 
+// The binary named `what` can be run as a child; usage_error naming it and why not otherwise.
+void check_executable(const std::filesystem::path& binary, std::string_view what) {
+  if (const std::string why = platform::cannot_execute(binary); !why.empty()) {
+    throw usage_error(fmt::format(
+        "{}: cannot run '{}': {}; give the path of a Google Benchmark binary{}", what,
+        binary.string(), why,
+        // No PATH search: a bare name is a file in the current folder.
+        binary.has_parent_path() ? ""
+                                 : " (the PATH is not searched: give ./NAME or its full path)"));
+  }
+}
+
 // Checks everything typed; throws usage_error. Nothing runs before it returns.
 gbench::settings settings_from(const gbench_flags& f, run_options& options) {
+  for (const CLI::Option* o : f.vs_only) {
+    if (o->count() > 0) {
+      throw usage_error(fmt::format(
+          "{}: only with --vs OLD, which compares two binaries; harness gbench without it reports "
+          "one binary, unprepared against prepared",
+          o->get_name()));
+    }
+  }
   if (f.command.empty()) {
     throw usage_error(
         "gbench: give the Google Benchmark binary to run after --: harness gbench [options] -- "
@@ -99,14 +136,7 @@ gbench::settings settings_from(const gbench_flags& f, run_options& options) {
   s.binary = f.command.front();
   s.args.assign(f.command.begin() + 1, f.command.end());
   gbench::check_binary_args(s.args);
-  if (const std::string why = platform::cannot_execute(s.binary); !why.empty()) {
-    throw usage_error(fmt::format(
-        "gbench: cannot run '{}': {}; give the path of a Google Benchmark binary{}",
-        s.binary.string(), why,
-        // No PATH search: a bare name is a file in the current folder.
-        s.binary.has_parent_path() ? ""
-                                   : " (the PATH is not searched: give ./NAME or its full path)"));
-  }
+  check_executable(s.binary, "gbench");
   s.repetitions = options.samples;
   s.blocks = options.blocks;
   s.warmup = options.warmup;
@@ -224,6 +254,145 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   return workloads_exit_code(report);
 }
 
+// --vs: what was typed checked into vs_settings, and where the report goes; throws usage_error.
+gbench::vs_settings vs_settings_from(const gbench_flags& f, ab_flags& af) {
+  if (f.vs.empty())
+    throw usage_error("--vs: the path is empty; give the old Google Benchmark binary");
+  const auto refuse = [](bool given, std::string_view flag, std::string_view why) {
+    if (given) throw usage_error(fmt::format("{}: not with --vs: {}; drop it", flag, why));
+  };
+  refuse(f.run.no_baseline, "--no-baseline",
+         "--vs runs no baseline, every invocation of both binaries is prepared");
+  refuse(f.blocks_option->count() > 0, "--blocks",
+         "with --vs every invocation is a round's half, and rounds run until --target or "
+         "--max-time");
+  refuse(f.run.history_option->count() > 0, "--history",
+         "--vs compares the two binaries within the run and keeps no floors");
+  refuse(f.run.detail, "--detail", "--format csv lists every round of every benchmark");
+  refuse(f.lock_memory, "--lock-memory",
+         "mlockall locks only the process that calls it and does not survive exec");
+  if (f.command.empty()) {
+    throw usage_error(
+        "gbench --vs OLD: give the new Google Benchmark binary after --: harness gbench --vs "
+        "./old_benchmarks -- ./new_benchmarks [--benchmark_filter=...]");
+  }
+  gbench::vs_settings s;
+  s.old_binary = f.vs;
+  s.new_binary = f.command.front();
+  s.args.assign(f.command.begin() + 1, f.command.end());
+  gbench::check_binary_args(s.args);
+  check_executable(s.old_binary, "--vs");
+  check_executable(s.new_binary, "gbench");
+  if (f.samples_option->count() > 0) {
+    s.repetitions = parse_positive(f.run.samples, "--samples",
+                                   "a positive number of repetitions per invocation, such as 20");
+  }
+  if (f.min_time_option->count() > 0) {
+    s.min_time = positive_duration(f.min_time, "--min-time",
+                                   "a repetition needs some time; give e.g. 500us");
+  }
+  if (f.warmup_option->count() > 0) s.warmup = parse_duration(f.run.warmup, "--warmup");
+
+  // `harness ab`'s own checks and messages for what the two share.
+  af.warmup = "0";
+  af.max_time = f.max_time;
+  af.target = f.target;
+  af.threshold = f.threshold;
+  af.fail_if_slower = f.fail_if_slower;
+  af.cpu = f.run.cpu;
+  af.cpu_option = f.run.cpu_option;
+  af.no_pin = f.run.no_pin;
+  af.priority = f.run.priority;
+  af.format = f.run.format;
+  af.output = f.run.output;
+  af.output_option = f.run.output_option;
+  af.line = f.run.line;
+  af.line_option = f.run.line_option;
+  af.log_level = f.run.log_level;
+  const ab_options typed = ab_options_from(af);
+  s.options.max_time = typed.max_time;
+  s.options.target = typed.target;
+  s.options.threshold = typed.threshold;
+  s.options.fail_if_slower = typed.fail_if_slower;
+  s.options.priority = typed.priority;
+  return s;
+}
+
+int gbench_vs_action(const gbench_flags& f, context& ctx) {
+  ab_flags af;
+  gbench::vs_settings s = vs_settings_from(f, af);
+  const ab_output_plan plan = plan_ab_output(af);
+  auto os = ctx.host.os();
+  const platform::cpu_list allowed = os->affinity();
+  check_cpu(f.run, allowed);
+  const auto progress = configure_logging(f.run.log_level, ctx.err);
+  const std::unique_ptr<platform::process_launcher> launcher = platform::make_native_launcher();
+
+  doctor::doctor_options checkup;
+  checkup.allowed = allowed;
+  if (f.run.cpu_option->count() > 0) checkup.cpu = f.run.cpu;
+  const doctor::doctor_report health = ctx.host.doctor(checkup);
+  if (!f.run.no_pin) s.options.cpu = health.cpu;
+  if (progress->enabled()) s.progress = [progress](std::string_view text) { progress->show(text); };
+
+  gbench::vs_outcome outcome;
+  {
+    const scratch_folder folder;
+    s.work_dir = folder.path();
+    const stop_signals_guard signals;
+    outcome = gbench::run_vs(s, *launcher);
+  }
+  progress->clear();
+
+  ab_report report;
+  report.mode = ab_mode::gbench;
+  report.options = s.options;
+  report.clock = std::string(gbench::reported_nanoseconds().name());
+  report.ticks_per_second = 1e9;
+  report.clock_reason =
+      "harness gbench --vs: the figures are the binaries' own, as Google Benchmark reported them";
+  report.context = ctx.host.context(doctor::summarize(health));
+  std::error_code ec;
+  report.context.executable = std::filesystem::absolute(s.new_binary, ec).string();
+  report.build_a = s.old_binary.string();
+  report.build_b = s.new_binary.string();
+  // As vs_invocation_args gives them: the user's, the harness's, its filter last.
+  std::string flags = fmt::format("--benchmark_repetitions={} --benchmark_min_time={}",
+                                  s.repetitions, gbench::seconds_flag(s.min_time));
+  if (s.warmup.count() > 0)
+    flags += " --benchmark_min_warmup_time=" + gbench::seconds_flag(s.warmup);
+  flags += " --benchmark_filter=^NAME$";
+  report.plan = fmt::format(
+      "each invocation {}{}; a round: one invocation of each binary, ABBA; per benchmark until "
+      "the interval's half-width is under {:.3g}% or {} passes; pin: {}; priority: {}",
+      s.args.empty() ? "" : quoted_command(s.args) + " ", flags, s.options.target * 100,
+      format_duration(s.options.max_time),
+      s.options.cpu ? fmt::format("CPU {}", *s.options.cpu) : std::string("off"),
+      platform::to_string(s.options.priority));
+  report.benchmarks = std::move(outcome.benchmarks);
+  report.only_in_a = std::move(outcome.only_in_old);
+  report.only_in_b = std::move(outcome.only_in_new);
+  if (outcome.preparation) report.preparations.push_back(*outcome.preparation);
+  report.interrupted = outcome.stop_signal != 0;
+  conclude(report);
+  if (outcome.debug_library) {
+    fmt::print(ctx.err,
+               "harness: warning: a binary's Google Benchmark library says it was built as debug "
+               "(library_build_type in its JSON context); Google Benchmark warns that its timings "
+               "may be affected\n");
+  }
+  const int code = finish_ab(report, plan, ctx);
+  if (outcome.failure) fmt::print(ctx.err, "{}: gbench: {}\n", ctx.program, *outcome.failure);
+  // An interruption wins, then a report that could not be written; then a binary's failure, a
+  // benchmark's error, and last the gate (finish_ab's 4).
+  if (code != exit_ok && code != exit_slower) return code;
+  if (outcome.failure) return exit_binary_failed;
+  const bool errors = std::any_of(report.benchmarks.begin(), report.benchmarks.end(),
+                                  [](const ab_benchmark& b) { return b.error.has_value(); });
+  if (errors) return exit_workload_failed;
+  return code;
+}
+
 }  // namespace
 
 void add_gbench_command(CLI::App& root, context& ctx) {
@@ -233,24 +402,50 @@ void add_gbench_command(CLI::App& root, context& ctx) {
       "Run an existing Google Benchmark binary unprepared (as you run it), then prepared "
       "(pinned, priority raised, warmed up), and report both as `run` does: gbench [options] -- "
       "BINARY [ITS ARGS...]");
-  cmd->add_option("-n,--samples", flags->run.samples,
-                  "Repetitions per phase (--benchmark_repetitions in all); each repetition is one "
-                  "sample: Google Benchmark's mean real_time over its iterations")
-      ->capture_default_str();
-  cmd->add_option("--blocks", flags->run.blocks,
-                  "Spread each phase's repetitions over this many invocations of the binary (a "
-                  "new process each, one block of the floor each)")
-      ->capture_default_str();
-  cmd->add_option("--min-time", flags->min_time,
-                  "Shortest repetition (--benchmark_min_time): Google Benchmark's own default is "
-                  "0.5 s; 50 ms keeps a suite of 20 repetitions per phase at about 2 s per "
-                  "benchmark and still averages thousands of iterations of a microsecond loop")
-      ->capture_default_str();
+  flags->samples_option =
+      cmd->add_option("-n,--samples", flags->run.samples,
+                      "Repetitions per phase (--benchmark_repetitions in all); each repetition is "
+                      "one sample: Google Benchmark's mean real_time over its iterations. With "
+                      "--vs: repetitions per invocation (default 20)")
+          ->capture_default_str();
+  flags->blocks_option =
+      cmd->add_option("--blocks", flags->run.blocks,
+                      "Spread each phase's repetitions over this many invocations of the binary "
+                      "(a new process each, one block of the floor each)")
+          ->capture_default_str();
+  flags->min_time_option =
+      cmd->add_option("--min-time", flags->min_time,
+                      "Shortest repetition (--benchmark_min_time): Google Benchmark's own default "
+                      "is 0.5 s; 50 ms keeps a suite of 20 repetitions per phase at about 2 s per "
+                      "benchmark and still averages thousands of iterations of a microsecond loop. "
+                      "With --vs: default 0.5 ms")
+          ->capture_default_str();
+  flags->vs_option = cmd->add_option(
+      "--vs", flags->vs,
+      "OLD: compare this Google Benchmark binary (A) with the one after -- (B), benchmark by "
+      "benchmark, in rounds of one new invocation of each (ABBA order); the answer per benchmark "
+      "is `harness ab`'s: B/A with its 95% interval and a verdict");
+  flags->vs_only = {
+      cmd->add_option("--max-time", flags->max_time,
+                      "With --vs: the longest the rounds of one benchmark may take")
+          ->capture_default_str(),
+      cmd->add_option("--target", flags->target,
+                      "With --vs: a benchmark's rounds stop when the interval's half-width is "
+                      "under this, relative to the ratio, at two checks in a row")
+          ->capture_default_str(),
+      cmd->add_option("--threshold", flags->threshold,
+                      "With --vs: B and A are the same when the whole interval lies within "
+                      "+-this; faster or slower when it lies wholly beyond")
+          ->capture_default_str(),
+      cmd->add_option("--fail-if-slower", flags->fail_if_slower,
+                      "With --vs: exit 4 when B is slower than A by more than this percentage "
+                      "with 95% confidence in any benchmark")};
   cmd->add_flag("--lock-memory", flags->lock_memory,
                 "Refused: a child's memory cannot be locked from outside (mlockall does not "
                 "survive exec)");
   add_history_options(*cmd, flags->run);
   add_preparation_options(*cmd, flags->run);
+  flags->warmup_option = cmd->get_option("--warmup");
   add_phase_and_report_options(*cmd, flags->run);
   cmd->add_option("BINARY", flags->command,
                   "After --: the Google Benchmark binary and its own arguments "
@@ -266,9 +461,17 @@ void add_gbench_command(CLI::App& root, context& ctx) {
       "Examples:\n"
       "  harness gbench -- ./my_benchmarks\n"
       "  harness gbench -n 10 --cpu 2 -o report.json -- ./my_benchmarks "
-      "--benchmark_filter=BM_sort\n");
-  cmd->callback(
-      [&ctx, flags] { ctx.action = [&ctx, flags] { return gbench_action(*flags, ctx); }; });
+      "--benchmark_filter=BM_sort\n"
+      "  harness gbench --vs ./old_benchmarks -- ./new_benchmarks --benchmark_filter=BM_sort\n"
+      "With --vs, exit codes: 0 answered; 4 B slower beyond --fail-if-slower in a benchmark; 2 "
+      "bad input (also an OLD or BINARY that is not executable); 3 a benchmark reported an error; "
+      "5 a binary failed; 130/143 interrupted.\n");
+  cmd->callback([&ctx, flags] {
+    ctx.action = [&ctx, flags] {
+      return flags->vs_option->count() > 0 ? gbench_vs_action(*flags, ctx)
+                                           : gbench_action(*flags, ctx);
+    };
+  });
 }
 
 }  // namespace harness::cli

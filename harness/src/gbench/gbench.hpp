@@ -82,6 +82,10 @@ void finish_phase(std::vector<workload_result>& results, phase_kind phase, std::
 // never read: the harness times nothing itself here.
 const clock_source& reported_nanoseconds();
 
+// Seconds as Google Benchmark's flags take them: a plain number, which every version from 1.5
+// reads (1.8 also takes "0.05s", which older ones refuse).
+std::string seconds_flag(std::chrono::nanoseconds d);
+
 // How a gbench run is asked for.
 struct settings {
   std::filesystem::path binary;
@@ -119,6 +123,32 @@ class binary_failed : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// How a prepared invocation is prepared: pinned here (nullopt: not pinned), and raised.
+struct child_preparation {
+  std::optional<int> cpu;
+  platform::priority_level priority = platform::priority_level::high;
+};
+
+// One invocation from launch to end: started held, prepared when `how` is given (what was applied
+// and read back goes to `report`), released (logged as "LABEL: pid N"), then polled every `poll`
+// with stop requests (runner.hpp's stop_signal) passed on; a child that ignores one is killed
+// after 2 s. Returns how it ended, or nullopt when a stop came before it did (`stopped` then holds
+// the signal; what it wrote is not to be trusted). Throws binary_failed when it could not be
+// started or executed. Never leaves it running.
+std::optional<platform::child_exit> run_child(platform::process_launcher& launcher,
+                                              const platform::child_spec& spec,
+                                              const child_preparation* how,
+                                              preparation_report* report,
+                                              std::chrono::milliseconds poll,
+                                              std::string_view label, int& stopped);
+
+// What an invocation that ended wrote to its --benchmark_out file; `what` names it in messages
+// ("'./bench' (baseline invocation 1 of 5)"). Throws binary_failed, with the last lines of its
+// stderr: it exited other than with 0, wrote no file or not Google Benchmark's JSON, or ran no
+// benchmark.
+output read_invocation(const platform::child_exit& exit, const std::filesystem::path& json_file,
+                       const std::filesystem::path& err_file, const std::string& what);
 
 // What a gbench run gathered.
 struct outcome {

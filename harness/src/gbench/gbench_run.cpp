@@ -23,12 +23,6 @@ double seconds_between(steady::time_point a, steady::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-// Seconds as Google Benchmark's flags take them: a plain number, which every version from 1.5
-// reads (1.8 also takes "0.05s", which older ones refuse).
-std::string seconds_flag(std::chrono::nanoseconds d) {
-  return fmt::format("{:.9g}", std::chrono::duration<double>(d).count());
-}
-
 class reported_ns_clock final : public clock_source {
  public:
   std::string_view name() const noexcept override { return "gbench_real_time"; }
@@ -67,7 +61,7 @@ std::string read_all(const std::filesystem::path& file, bool& found) {
 }
 
 // The preparation of one prepared invocation, read back from the held child.
-preparation_report prepare(platform::child_process& child, const settings& s) {
+preparation_report prepare(platform::child_process& child, const child_preparation& how) {
   preparation_report p;
   try {
     p.affinity_before = child.affinity();
@@ -75,8 +69,8 @@ preparation_report prepare(platform::child_process& child, const settings& s) {
     logger().warn("could not read the child's affinity: {}", e.what());
   }
   p.priority_before = child.describe_priority();
-  if (s.cpu) p.steps.push_back(child.set_affinity({*s.cpu}));
-  for (auto& step : child.raise_priority(s.priority))
+  if (how.cpu) p.steps.push_back(child.set_affinity({*how.cpu}));
+  for (auto& step : child.raise_priority(how.priority))
     p.steps.push_back(std::move(step));
   try {
     p.affinity_applied = child.affinity();
@@ -88,6 +82,10 @@ preparation_report prepare(platform::child_process& child, const settings& s) {
 }
 
 }  // namespace
+
+std::string seconds_flag(std::chrono::nanoseconds d) {
+  return fmt::format("{:.9g}", std::chrono::duration<double>(d).count());
+}
 
 const clock_source& reported_nanoseconds() {
   static const reported_ns_clock clock;
@@ -127,9 +125,80 @@ std::vector<std::string> invocation_args(const settings& s, std::size_t repetiti
   return args;
 }
 
+std::optional<platform::child_exit> run_child(platform::process_launcher& launcher,
+                                              const platform::child_spec& spec,
+                                              const child_preparation* how,
+                                              preparation_report* report,
+                                              std::chrono::milliseconds poll,
+                                              std::string_view label, int& stopped) {
+  std::unique_ptr<platform::child_process> child;
+  try {
+    child = launcher.launch(spec);
+  } catch (const std::system_error& e) {
+    throw binary_failed(fmt::format("could not start '{}': {}", spec.program.string(), e.what()));
+  }
+  if (how) {
+    preparation_report p = prepare(*child, *how);
+    if (report) *report = std::move(p);
+  }
+  try {
+    child->resume();
+  } catch (const std::system_error& e) {
+    throw binary_failed(
+        fmt::format("could not execute '{}': {}", spec.program.string(), e.code().message()));
+  }
+  logger().info("{}: pid {}", label, child->id());
+  std::optional<platform::child_exit> exit;
+  while (!(exit = child->poll())) {
+    if (const int sig = stop_signal(); sig != 0) {
+      // Passed on; a binary that ignores it is ended after two seconds.
+      stopped = sig;
+      child->stop(sig);
+      const steady::time_point asked = steady::now();
+      while (!(exit = child->poll()) && steady::now() - asked < std::chrono::seconds(2))
+        std::this_thread::sleep_for(poll);
+      if (!exit) child->kill();
+      return std::nullopt;
+    }
+    std::this_thread::sleep_for(poll);
+  }
+  if (const int sig = stop_signal(); sig != 0) {
+    // An invocation that ended as the stop came may not have finished its file: dropped too.
+    stopped = sig;
+    return std::nullopt;
+  }
+  return exit;
+}
+
+output read_invocation(const platform::child_exit& exit, const std::filesystem::path& json_file,
+                       const std::filesystem::path& err_file, const std::string& what) {
+  if (!exit.ok()) fail(fmt::format("{} {}", what, exit.describe()), err_file);
+  bool found = false;
+  const std::string text = read_all(json_file, found);
+  if (!found || text.empty()) {
+    fail(fmt::format("{} exited with status 0 but wrote no JSON to --benchmark_out: is it a "
+                     "Google Benchmark binary?",
+                     what),
+         err_file);
+  }
+  output out;
+  try {
+    out = parse_output(text);
+  } catch (const format_error& e) {
+    fail(fmt::format("{} wrote a --benchmark_out file that is not Google Benchmark's JSON: {}",
+                     what, e.what()),
+         err_file);
+  }
+  if (out.repetitions.empty()) {
+    fail(fmt::format("{} ran no benchmark (does --benchmark_filter match any?)", what), err_file);
+  }
+  return out;
+}
+
 outcome run(const settings& s, platform::process_launcher& launcher) {
   outcome o;
   const std::vector<std::size_t> sizes = block_sizes(s.repetitions, s.blocks);
+  const child_preparation how{s.cpu, s.priority};
   std::optional<preparation_report> preparation;
   std::vector<phase_kind> phases;
   if (s.baseline) phases.push_back(phase_kind::baseline);
@@ -158,14 +227,13 @@ outcome run(const settings& s, platform::process_launcher& launcher) {
                                  b + 1, sizes.size(), sizes[b]));
         }
         const double start_seconds = seconds_between(phase_start, steady::now());
-        std::unique_ptr<platform::child_process> child;
-        try {
-          child = launcher.launch(spec);
-        } catch (const std::system_error& e) {
-          throw binary_failed(fmt::format("could not start '{}': {}", s.binary.string(), e.what()));
-        }
+        preparation_report p;
+        const std::optional<platform::child_exit> exit =
+            run_child(launcher, spec, prepared ? &how : nullptr, &p, s.poll_interval,
+                      fmt::format("{} invocation {} of {} ({} repetitions)", names_of(phase).label,
+                                  b + 1, sizes.size(), sizes[b]),
+                      o.stop_signal);
         if (prepared) {
-          preparation_report p = prepare(*child, s);
           if (!preparation) {
             preparation = std::move(p);
           } else {
@@ -178,55 +246,12 @@ outcome run(const settings& s, platform::process_launcher& launcher) {
             }
           }
         }
-        try {
-          child->resume();
-        } catch (const std::system_error& e) {
-          throw binary_failed(
-              fmt::format("could not execute '{}': {}", s.binary.string(), e.code().message()));
-        }
-        logger().info("{} invocation {} of {}: pid {}, {} repetitions", names_of(phase).label,
-                      b + 1, sizes.size(), child->id(), sizes[b]);
-        std::optional<platform::child_exit> exit;
-        while (!(exit = child->poll())) {
-          if (const int sig = stop_signal(); sig != 0 && o.stop_signal == 0) {
-            // Passed on; a binary that ignores it is ended after two seconds.
-            o.stop_signal = sig;
-            child->stop(sig);
-            const steady::time_point asked = steady::now();
-            while (!(exit = child->poll()) && steady::now() - asked < std::chrono::seconds(2))
-              std::this_thread::sleep_for(s.poll_interval);
-            if (!exit) child->kill();
-            break;
-          }
-          std::this_thread::sleep_for(s.poll_interval);
-        }
-        if (o.stop_signal == 0 && stop_signal() != 0) o.stop_signal = stop_signal();
         // An invocation the stop cut short wrote nothing complete: what came before it is kept.
-        if (o.stop_signal != 0) break;
-        const std::string what = fmt::format("'{}' ({} invocation {} of {})", s.binary.string(),
-                                             names_of(phase).label, b + 1, sizes.size());
-        if (!exit->ok()) fail(fmt::format("{} {}", what, exit->describe()), spec.err_file);
-        bool found = false;
-        const std::string text = read_all(json_file, found);
-        if (!found || text.empty()) {
-          fail(fmt::format("{} exited with status 0 but wrote no JSON to --benchmark_out: is it a "
-                           "Google Benchmark binary?",
-                           what),
-               spec.err_file);
-        }
-        output out;
-        try {
-          out = parse_output(text);
-        } catch (const format_error& e) {
-          fail(fmt::format("{} wrote a --benchmark_out file that is not Google Benchmark's JSON: "
-                           "{}",
-                           what, e.what()),
-               spec.err_file);
-        }
-        if (out.repetitions.empty()) {
-          fail(fmt::format("{} ran no benchmark (does --benchmark_filter match any?)", what),
-               spec.err_file);
-        }
+        if (!exit) break;
+        const output out =
+            read_invocation(*exit, json_file, spec.err_file,
+                            fmt::format("'{}' ({} invocation {} of {})", s.binary.string(),
+                                        names_of(phase).label, b + 1, sizes.size()));
         o.library_build_type = out.library_build_type;
         add_invocation(o.results, out, phase, start_seconds);
         phase_ran = true;

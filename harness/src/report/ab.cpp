@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -50,9 +51,10 @@ std::size_t total_disturbed(const ab_report& r) {
   return n;
 }
 
-// "xor_loop/1000000" with two workloads; "xor_loop/1000000 of build-a/my_bench" with builds.
+// "xor_loop/1000000" with two workloads; "xor_loop/1000000 of build-a/my_bench" with builds (and
+// "BM_copy/4096 of ./old_bench" with gbench).
 std::string side_name(const ab_side_facts& s, ab_mode mode) {
-  return mode == ab_mode::builds ? fmt::format("{} of {}", s.workload, s.build) : s.workload;
+  return mode != ab_mode::workloads ? fmt::format("{} of {}", s.workload, s.build) : s.workload;
 }
 
 ab_json interval_json(const std::optional<ab_interval>& i) {
@@ -124,6 +126,29 @@ ab_json preparation_json(const preparation_report& p) {
           {"affinity_applied", p.affinity_applied}};
 }
 
+// gbench: the binaries, what each invocation was asked, one comparison per benchmark (the fields
+// of the one answer above, per benchmark, and its one pair), and the benchmarks only one lists.
+void add_gbench_json(ab_json& ab, const ab_report& r) {
+  ab_json comparisons = ab_json::array();
+  for (const ab_benchmark& b : r.benchmarks) {
+    const std::optional<ab_interval>& answer = b.pair.estimate.rounds;
+    comparisons.push_back(
+        {{"benchmark", b.name},
+         {"answer", interval_json(answer)},
+         {"change_percent", answer ? ab_json((answer->ratio - 1) * 100) : ab_json(nullptr)},
+         {"verdict", b.decision ? ab_json(names_of(b.decision->verdict).id) : ab_json(nullptr)},
+         {"reason", b.decision ? ab_json(b.decision->reason) : ab_json(nullptr)},
+         {"gate_failed", b.decision && b.decision->gate_failed},
+         {"error", b.error ? ab_json(*b.error) : ab_json(nullptr)},
+         {"pair", pair_json(b.pair)}});
+  }
+  ab["builds"] = {{"a", r.build_a}, {"b", r.build_b}};
+  ab["plan"] = r.plan;
+  ab["comparisons"] = comparisons;
+  ab["only_in_a"] = r.only_in_a;
+  ab["only_in_b"] = r.only_in_b;
+}
+
 ab_json document(const ab_report& r) {
   const ab_options& o = r.options;
   ab_json preparations = ab_json::array();
@@ -164,11 +189,12 @@ ab_json document(const ab_report& r) {
       {"change_percent", r.answer ? ab_json((r.answer->ratio - 1) * 100) : ab_json(nullptr)},
       {"verdict", r.decision ? ab_json(names_of(r.decision->verdict).id) : ab_json(nullptr)},
       {"reason", r.decision ? ab_json(r.decision->reason) : ab_json(nullptr)},
-      {"gate_failed", r.decision && r.decision->gate_failed},
+      {"gate_failed", ab_gate_failed(r)},
       {"pair_ratios", r.pair_ratios},
       {"interrupted", r.interrupted},
       {"preparations", preparations},
       {"pairs", pairs}};
+  if (r.mode == ab_mode::gbench) add_gbench_json(ab, r);
   return {{"context", report_detail::context_json(r.context)},
           {"harness", harness_block},
           {"benchmarks", ab_json::array()},
@@ -183,6 +209,8 @@ std::string_view to_string(ab_mode mode) noexcept {
       return "workloads";
     case ab_mode::builds:
       return "builds";
+    case ab_mode::gbench:
+      return "gbench";
   }
   return "unknown";
 }
@@ -208,6 +236,17 @@ void conclude(ab_report& report) {
     report.decision =
         decide(*report.answer, report.options.threshold, report.options.fail_if_slower);
   }
+  for (ab_benchmark& b : report.benchmarks) {
+    b.decision.reset();
+    if (const auto& answer = b.pair.estimate.rounds)
+      b.decision = decide(*answer, report.options.threshold, report.options.fail_if_slower);
+  }
+}
+
+bool ab_gate_failed(const ab_report& report) {
+  if (report.decision && report.decision->gate_failed) return true;
+  return std::any_of(report.benchmarks.begin(), report.benchmarks.end(),
+                     [](const ab_benchmark& b) { return b.decision && b.decision->gate_failed; });
 }
 
 std::string ab_headline(const ab_interval& interval) {
@@ -222,7 +261,60 @@ std::string ab_change_text(double ratio) {
   return (change >= 0 ? "+" : "") + magnitude(change) + "%";
 }
 
+// gbench: a block per benchmark, the unpaired ones, then what every invocation was.
+void print_gbench_console(std::ostream& out, const ab_report& r) {
+  fmt::print(out, "A: {} (--vs)\nB: {}\n", r.build_a, r.build_b);
+  for (const ab_benchmark& b : r.benchmarks) {
+    const ab_pair& p = b.pair;
+    const ab_estimate& e = p.estimate;
+    fmt::print(out, "{}\n", b.name);
+    if (e.rounds) {
+      fmt::print(out, "  {} {} (95%, median of {} rounds, each a new process of each)\n",
+                 ab_headline(*e.rounds), bounds(*e.rounds), e.rounds->count);
+    } else {
+      fmt::print(out, "  not answered: {} rounds gave a ratio, and an interval needs 6\n",
+                 p.rounds.size());
+    }
+    if (b.decision) {
+      fmt::print(out, "  verdict: {}: {}\n", names_of(b.decision->verdict).id, b.decision->reason);
+    }
+    if (b.error) fmt::print(out, "  FAILED: {}\n", *b.error);
+    if (e.floor_a && e.floor_b) {
+      fmt::print(out, "  floors over the run: A {}, B {} per iteration",
+                 duration_of(*e.floor_a, 1e9), duration_of(*e.floor_b, 1e9));
+      if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {:.5f}", *fr);
+      fmt::print(out, "\n");
+    }
+    fmt::print(out, "  rounds: {} (ABBA order), {} repetition{} an invocation; stopped: {}",
+               p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
+               names_of(p.stopped_by).phrase);
+    if (p.last_half_width) {
+      fmt::print(out, " (half-width {:.3f}% at the last of {} checks, target {:.3f}%)",
+                 *p.last_half_width * 100, p.checks, r.options.target * 100);
+    }
+    fmt::print(out, ", {:.2f} s\n", p.seconds);
+  }
+  for (const std::string& name : r.only_in_a)
+    fmt::print(out, "{}\n  only in A: not compared\n", name);
+  for (const std::string& name : r.only_in_b)
+    fmt::print(out, "{}\n  only in B: not compared\n", name);
+  std::string prepared;
+  for (const preparation_report& p : r.preparations) {
+    for (const auto& s : p.steps) {
+      prepared += fmt::format("{}{}: {}", prepared.empty() ? "" : "; ", s.action,
+                              s.applied ? "applied" : s.reason);
+    }
+  }
+  fmt::print(out, "figures: {} (Google Benchmark's real_time per iteration, ns); {}{}{}\n", r.clock,
+             r.plan, prepared.empty() ? "" : "; ", prepared);
+  if (r.interrupted) fmt::print(out, "interrupted: the figures are what came before\n");
+}
+
 void print_ab_console(std::ostream& out, const ab_report& r) {
+  if (r.mode == ab_mode::gbench) {
+    print_gbench_console(out, r);
+    return;
+  }
   if (r.pairs.empty()) {
     fmt::print(out, "harness ab: no rounds were measured{}\n",
                r.interrupted ? " (interrupted)" : "");
@@ -310,8 +402,7 @@ void write_ab_csv(std::ostream& out, const ab_report& r) {
     }
     return q + "\"";
   };
-  for (std::size_t i = 0; i < r.pairs.size(); ++i) {
-    const ab_pair& p = r.pairs[i];
+  const auto rows = [&](std::size_t i, const ab_pair& p) {
     for (std::size_t k = 0; k < p.rounds.size(); ++k) {
       const ab_round& round = p.rounds[k];
       fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{}\n", i + 1, k + 1, quoted(p.a.workload),
@@ -319,14 +410,17 @@ void write_ab_csv(std::ostream& out, const ab_report& r) {
                  round.a_min > 0 ? fmt::format("{}", round.ratio()) : "", round.disturbed ? 1 : 0,
                  round.reference, round.switches);
     }
-  }
+  };
+  for (std::size_t i = 0; i < r.pairs.size(); ++i)
+    rows(i, r.pairs[i]);
+  // gbench: each benchmark's one pair of binaries, its name in a and b.
+  for (const ab_benchmark& b : r.benchmarks)
+    rows(0, b.pair);
 }
 
 void write_ab_markdown(std::ostream& out, const ab_report& r) {
   out << "| A | B | B/A | change | 95% interval | verdict | rounds | disturbed |\n"
          "|---|---|---:|---:|---|---|---:|---:|\n";
-  if (r.pairs.empty()) return;
-  const ab_pair& first = r.pairs.front();
   const auto cell = [](const std::string& s) {
     std::string escaped;
     for (const char c : s) {
@@ -335,6 +429,19 @@ void write_ab_markdown(std::ostream& out, const ab_report& r) {
     }
     return escaped;
   };
+  for (const ab_benchmark& b : r.benchmarks) {
+    const std::optional<ab_interval>& answer = b.pair.estimate.rounds;
+    fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+               cell(side_name(b.pair.a, r.mode)), cell(side_name(b.pair.b, r.mode)),
+               answer ? fmt::format("{:.5f}", answer->ratio) : "n/a",
+               answer ? percent(answer->ratio) : "n/a", answer ? bounds(*answer) : "n/a",
+               b.error      ? "failed"
+               : b.decision ? names_of(b.decision->verdict).id
+                            : "n/a",
+               b.pair.rounds.size(), b.pair.estimate.disturbed);
+  }
+  if (r.pairs.empty()) return;
+  const ab_pair& first = r.pairs.front();
   fmt::print(
       out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(side_name(first.a, r.mode)),
       cell(side_name(first.b, r.mode)), r.answer ? fmt::format("{:.5f}", r.answer->ratio) : "n/a",
@@ -375,28 +482,48 @@ format_template parse_ab_line_template(std::string_view text) {
   return format_template(text, ab_line_tokens);
 }
 
-void print_ab_line(std::ostream& out, const ab_report& r, const format_template& line) {
+namespace {
+
+// One line: `first` the first pair of the comparison (nullptr: none), its answer and verdict.
+void render_ab_line(std::ostream& out, const format_template& line, const ab_pair* first,
+                    const std::optional<ab_interval>& answer,
+                    const std::optional<ab_decision>& decision, std::size_t rounds,
+                    std::size_t disturbed, std::size_t pairs, const std::string& clock) {
   std::array<template_value, ab_line_slot::count> values{};
-  if (!r.pairs.empty()) {
-    const ab_pair& first = r.pairs.front();
-    values[ab_line_slot::a] = std::string_view(first.a.workload);
-    values[ab_line_slot::b] = std::string_view(first.b.workload);
-    values[ab_line_slot::floor_ratio] = first.estimate.floor_ratio();
+  if (first) {
+    values[ab_line_slot::a] = std::string_view(first->a.workload);
+    values[ab_line_slot::b] = std::string_view(first->b.workload);
+    values[ab_line_slot::floor_ratio] = first->estimate.floor_ratio();
   }
-  if (r.answer) {
-    values[ab_line_slot::ratio] = r.answer->ratio;
-    values[ab_line_slot::lower] = r.answer->lower;
-    values[ab_line_slot::upper] = r.answer->upper;
-    values[ab_line_slot::change] = r.answer->ratio - 1;
-    values[ab_line_slot::change_lower] = r.answer->lower - 1;
-    values[ab_line_slot::change_upper] = r.answer->upper - 1;
+  if (answer) {
+    values[ab_line_slot::ratio] = answer->ratio;
+    values[ab_line_slot::lower] = answer->lower;
+    values[ab_line_slot::upper] = answer->upper;
+    values[ab_line_slot::change] = answer->ratio - 1;
+    values[ab_line_slot::change_lower] = answer->lower - 1;
+    values[ab_line_slot::change_upper] = answer->upper - 1;
   }
-  if (r.decision) values[ab_line_slot::verdict] = names_of(r.decision->verdict).id;
-  values[ab_line_slot::rounds] = total_rounds(r);
-  values[ab_line_slot::disturbed] = total_disturbed(r);
-  values[ab_line_slot::pairs] = r.pairs.size();
-  values[ab_line_slot::clock] = std::string_view(r.clock);
+  if (decision) values[ab_line_slot::verdict] = names_of(decision->verdict).id;
+  values[ab_line_slot::rounds] = rounds;
+  values[ab_line_slot::disturbed] = disturbed;
+  values[ab_line_slot::pairs] = pairs;
+  values[ab_line_slot::clock] = std::string_view(clock);
   out << line.render(values) << '\n';
+}
+
+}  // namespace
+
+void print_ab_line(std::ostream& out, const ab_report& r, const format_template& line) {
+  if (r.mode == ab_mode::gbench) {
+    // A line per benchmark: its one pair, its answer and verdict.
+    for (const ab_benchmark& b : r.benchmarks) {
+      render_ab_line(out, line, &b.pair, b.pair.estimate.rounds, b.decision, b.pair.rounds.size(),
+                     b.pair.estimate.disturbed, 1, r.clock);
+    }
+    return;
+  }
+  render_ab_line(out, line, r.pairs.empty() ? nullptr : &r.pairs.front(), r.answer, r.decision,
+                 total_rounds(r), total_disturbed(r), r.pairs.size(), r.clock);
 }
 
 }  // namespace harness
