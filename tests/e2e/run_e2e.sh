@@ -366,6 +366,27 @@ def samples(scale):
 a = dict(doc, benchmarks=samples(1))
 json.dump(a, open(f"{work}/ga.json", "w"))
 json.dump(dict(doc, benchmarks=samples(3)), open(f"{work}/gb.json", "w"))
+# The issue's case: B twice as slow and neither floor confirmed.
+unconfirmed = json.loads(json.dumps(doc))
+for w in unconfirmed["harness"]["workloads"]:
+    for p in w["phases"]:
+        if p["phase"] == "prepared":
+            p["floor"]["confirmed"] = False
+# The same samples as Google Benchmark's tools read them: real_time and cpu_time in ns of the
+# ticks, the prepared phase's aggregates dropped (compare.py then pairs the repetitions).
+tps = doc["harness"]["clock"]["ticks_per_second"]
+def timed(rows):
+    out = []
+    for r in rows:
+        if r.get("phase") == "prepared" and r.get("run_type") == "aggregate":
+            continue
+        if r.get("run_type") == "iteration" and r.get("phase") == "prepared":
+            r["real_time"] = r["cpu_time"] = r["ticks"] / tps * 1e9
+            r["time_unit"] = "ns"
+        out.append(r)
+    return out
+json.dump(dict(unconfirmed, benchmarks=timed(samples(1))), open(f"{work}/ua.json", "w"))
+json.dump(dict(unconfirmed, benchmarks=timed(samples(2))), open(f"{work}/ub.json", "w"))
 # B interrupted before sort_ints/100's prepared phase.
 cut = json.loads(json.dumps(a))
 w = cut["harness"]["workloads"][1]
@@ -410,6 +431,23 @@ assert all(w["a"]["floor"]["lower"] >= 0 for w in d["workloads"])
     fi
     contains out "sort_ints/100: no prepared phase in $work/gi.json (interrupted before it)" \
       gate-interrupted
+  fi
+  # B 2x slower, no floor confirmed on either side: the medians decide, and the gate fails.
+  if expect 4 gate-by-medians -- compare --threshold 2% "$work/ua.json" "$work/ub.json"; then
+    contains out "B slower (by medians)" gate-by-medians
+    contains out "no report on either side confirmed its floor, so the medians decided: B/A 2.0000" \
+      gate-by-medians
+  fi
+  # Google Benchmark's compare.py reads the same files the same way round.
+  if [ -f /usr/share/benchmark/compare.py ] && /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
+    /usr/bin/python3 /usr/share/benchmark/compare.py -d "$work/cmp.json" benchmarks "$work/ua.json" \
+      "$work/ub.json" >/dev/null 2>&1
+    if python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+pairs = [m for r in rows if r["name"] == "empty" for m in r["measurements"]]
+assert pairs and all(m["time"] > 0.5 for m in pairs), pairs
+' "$work/cmp.json"; then pass; else fail "compare.py: B not slower on the same files"; fi
   fi
   bad gate-nothing-in-common "the two sides name no workload in common" \
     compare "$work/ga.json" "$work/go.json"
