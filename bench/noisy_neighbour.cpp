@@ -301,6 +301,9 @@ int run(const options& opt) {
   }
   std::size_t position = 0;
 
+  // Caught from before the start line, so that whoever waits for that line may signal at once.
+  const auto old_int = std::signal(SIGINT, on_stop_signal);
+  const auto old_term = std::signal(SIGTERM, on_stop_signal);
   fmt::print(std::cerr,
              "noisy_neighbour: CPU {}{}, kind {}, bursts {:g}-{:g} ms, idle {:g}-{:g} ms{}, "
              "seed {}, {}\n",
@@ -309,9 +312,6 @@ int run(const options& opt) {
              p.k == kind::alu ? "" : fmt::format(", buffer {} MiB", opt.buffer_mib), opt.seed,
              opt.seconds ? fmt::format("for {:g} s", *opt.seconds)
                          : std::string("until SIGINT or SIGTERM"));
-
-  const auto old_int = std::signal(SIGINT, on_stop_signal);
-  const auto old_term = std::signal(SIGTERM, on_stop_signal);
 
   rng random(opt.seed);
   std::vector<burst> bursts;
