@@ -379,7 +379,7 @@ int run(const options& opt) {
 }
 
 constexpr const char* kFooter = R"(
-The CPU: by default the lowest-numbered allowed CPU (CPU 0 here), the one `harness` avoids (it
+The CPU: by default the lowest-numbered allowed CPU (CPU 0 on a 2-vCPU VM), the one `harness` avoids (it
 prefers the least-loaded allowed CPU other than CPU 0, ties to the highest number). Beside a run of
 `harness --cpu N`, give the neighbour another CPU.
 
