@@ -47,10 +47,15 @@ struct ab_report {
   // it says against the threshold. Set by conclude().
   std::optional<ab_interval> answer;
   std::vector<double> pair_ratios;  // each pair's median round ratio, when there are several
+  // With several pairs, the two intervals the answer joins: the pairs' ratios alone (Student's t
+  // over processes: the spread between processes) and the pooled rounds' (order statistics: the
+  // spread within them), so a report can say where its width comes from.
+  std::optional<ab_interval> between_pairs;
+  std::optional<ab_interval> pooled_rounds;
   std::optional<ab_decision> decision;
 };
 
-// Fills answer, pair_ratios and decision from the pairs.
+// Fills answer, pair_ratios, between_pairs, pooled_rounds and decision from the pairs.
 void conclude(ab_report& report);
 
 // "B is 1.00% slower than A", "B is 0.25% faster than A", "B and A take the same time".
