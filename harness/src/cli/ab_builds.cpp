@@ -236,7 +236,10 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
   report.layout = plan.duet ? "duet" : "turns";
   report.pairs_requested = plan.pairs;
   report.clock_reason =
-      flags.clock.empty() ? "A's default clock; B was asked for the same" : "chosen with --clock";
+      flags.clock.empty()
+          ? "the default clock of the worker started first (A, or B in every other pair); the "
+            "other was asked for the same"
+          : "chosen with --clock";
   report.context = ctx.host.context(doctor::summarize(health));
   const std::unique_ptr<platform::process_launcher> launcher =
       ctx.host.launcher ? ctx.host.launcher() : platform::make_native_launcher();
@@ -251,16 +254,29 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
       preparation_report prepared_a;
       preparation_report prepared_b;
       // One after the other: each calibrates its clock and measures its facts on the CPU the
-      // rounds use, which the other would disturb. B is asked for A's clock, so a default that
-      // differs between the builds does not end the comparison.
-      const std::unique_ptr<worker_side> a =
-          start_worker(*launcher, "A", flags.a, folder.path() / fmt::format("pair-{}-a.err", p),
-                       cpu_a, options.priority, flags.log_level, plan.workers, prepared_a);
-      a->hello(flags.specs.front(), flags.clock);
-      const std::unique_ptr<worker_side> b =
-          start_worker(*launcher, "B", flags.b, folder.path() / fmt::format("pair-{}-b.err", p),
-                       cpu_b, options.priority, flags.log_level, plan.workers, prepared_b);
-      b->hello(flags.specs.front(), a->ready().clock);
+      // rounds use, which the other would disturb. The second is asked for the first's clock, so
+      // a default that differs between the builds does not end the comparison. Every other pair
+      // starts B first and, in a duet, swaps the CPUs: what being started first (its memory
+      // taken first) or a CPU of its own gives a side then shows as a spread between pairs,
+      // which widens the interval, instead of a bias, which would move it.
+      const bool swapped = p % 2 == 0;
+      const std::optional<int> cpu_of_a = swapped ? cpu_b : cpu_a;
+      const std::optional<int> cpu_of_b = swapped ? cpu_a : cpu_b;
+      const auto start = [&](const std::string& side) {
+        const bool is_a = side == "A";
+        return start_worker(*launcher, side, is_a ? flags.a : flags.b,
+                            folder.path() / fmt::format("pair-{}-{}.err", p, is_a ? "a" : "b"),
+                            is_a ? cpu_of_a : cpu_of_b, options.priority, flags.log_level,
+                            plan.workers, is_a ? prepared_a : prepared_b);
+      };
+      std::unique_ptr<worker_side> a;
+      std::unique_ptr<worker_side> b;
+      std::unique_ptr<worker_side>& first = swapped ? b : a;
+      std::unique_ptr<worker_side>& second = swapped ? a : b;
+      first = start(swapped ? "B" : "A");
+      first->hello(flags.specs.front(), flags.clock);
+      second = start(swapped ? "A" : "B");
+      second->hello(flags.specs.front(), first->ready().clock);
       check_comparable(*a, *b);
       if (p == 1) {
         const ab_side_facts& f = a->facts();
