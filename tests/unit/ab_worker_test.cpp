@@ -670,7 +670,8 @@ TEST_F(AbBuilds, FreshPairsOfWorkersPinnedAndRaisedGiveTheAnswerOverProcesses) {
         e.find("batch") == std::string::npos && e.find("calibrate") == std::string::npos)
       lifecycle.push_back(e);
   }
-  // The second pair starts B first: being started first is then no side's advantage.
+  // The second pair starts B first: being started first is then no side's advantage. The one
+  // started second quits first, so the other side takes the memory the first freed last.
   const std::vector<std::string> two_pairs = {"A: pin 2",
                                               "A: raise high",
                                               "A: resume",
@@ -681,10 +682,10 @@ TEST_F(AbBuilds, FreshPairsOfWorkersPinnedAndRaisedGiveTheAnswerOverProcesses) {
                                               "B: resume",
                                               "B <- hello 1 exact stepping",
                                               "B -> ready",
-                                              "A <- quit",
-                                              "A -> bye",
                                               "B <- quit",
                                               "B -> bye",
+                                              "A <- quit",
+                                              "A -> bye",
                                               "B: pin 2",
                                               "B: raise high",
                                               "B: resume",
