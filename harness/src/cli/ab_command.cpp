@@ -273,11 +273,14 @@ void add_ab_command(CLI::App& root, context& ctx) {
   cmd->add_option("workloads", flags->specs,
                   "A and B: two workloads, NAME or NAME/ARG, each naming exactly one; with --a "
                   "and --b, one workload run in both builds");
-  flags->a_option = cmd->add_option(
-      "--a", flags->a,
-      "Two builds: A is this binary's workload in worker processes of BIN (a harness binary, or "
-      "a program linked with harness::main; the PATH is not searched)");
-  flags->b_option = cmd->add_option("--b", flags->b, "Two builds: B's binary, as --a");
+  flags->a_option =
+      cmd->add_option("--a", flags->a,
+                      "Two builds: A is the workload run in worker processes of BIN (a harness "
+                      "binary, or any program linked with harness::main; the PATH is not "
+                      "searched)")
+          ->type_name("BIN");
+  flags->b_option =
+      cmd->add_option("--b", flags->b, "Two builds: B's binary, as --a")->type_name("BIN");
   flags->pairs_option =
       cmd->add_option("--pairs", flags->pairs,
                       "Two builds: fresh pairs of worker processes, one after the other; the "
@@ -346,7 +349,7 @@ void add_ab_command(CLI::App& root, context& ctx) {
       "  {0} ab xor_loop xor_loop                      the A/A check: it should say same\n"
       "  {0} ab sort_v1 sort_v2 --fail-if-slower 1%    gate CI on B\n"
       "  {0} ab --a build-main/my_bench --b build-pr/my_bench sort_v1\n"
-      "                                                one workload of two builds, in {1} fresh "
+      "                                                   one workload of two builds, in {1} fresh "
       "pairs of worker processes\n",
       ctx.program, kDefaultPairs));
   cmd->callback([flags, &ctx] {
