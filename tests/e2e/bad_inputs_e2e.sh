@@ -7,6 +7,8 @@
 # ours, a folder). The folder's whole listing (type, size, mode, modification time, link target)
 # is taken before each bad input and compared after it: a bad input may not create, replace or
 # touch anything. With HOME there, the default history file would land there as well.
+# `ab --a BIN --b BIN` adds workers that go wrong at run time (not a harness, a crash, a hang,
+# garbage): exit 1 with a message naming the side and the cause, no report, nothing left running.
 # Usage: bad_inputs_e2e.sh PATH/TO/harness
 set -u
 harness=${1:?usage: bad_inputs_e2e.sh PATH/TO/harness}
@@ -30,6 +32,42 @@ chmod 640 "$box/real/target.json"
 printf '#!/bin/sh\nexit 0\n' >"$box/exe"
 chmod 755 "$box/exe"
 
+# harness ab with two builds: two copies of this harness (two paths), a copy of true (no harness),
+# and scripts that pretend to be workers, each going wrong in its own way (below).
+cp "$harness" "$box/h1" && cp "$harness" "$box/h2"
+cp /bin/true "$box/true"
+# fake_worker NAME BODY: a worker that says ready (on CLOCK_MONOTONIC, which the real worker on
+# the other side is then asked for), answers overhead and calibrate, and does BODY on `sample`
+# (and SAMPLE_N counts them); HELLO overrides its answer to hello. `exec sleep` leaves no shell
+# behind when the parent kills it.
+fake_worker() {
+  cat >"$box/$1" <<EOF2
+#!/bin/sh
+n=0
+while read -r cmd a b c; do
+  case \$cmd in
+    hello) ${HELLO:-echo "ready 1 clock=CLOCK_MONOTONIC tps=1000000000 step=20 granularity=1 workload=\$b build=fake harness=fake"} ;;
+    overhead) echo "overhead 40" ;;
+    calibrate) echo "batch 1 0" ;;
+    sample) n=\$((n + 1)); $2 ;;
+    quit) echo bye; exit 0 ;;
+  esac
+done
+EOF2
+  chmod 755 "$box/$1"
+}
+samples='raws=""; i=0; while [ $i -lt $a ]; do raws="$raws 100000"; i=$((i + 1)); done; echo "samples 3000 0$raws"'
+fake_worker crashes 'echo "worker: about to crash" >&2; kill -SEGV $$'
+fake_worker hangs 'exec sleep 600'
+fake_worker garbles "if [ \$n -ge 5 ]; then echo 'samples 12 0 zz'; else $samples; fi"
+HELLO='echo "ready 1 clock=fake_clock tps=1000000000 step=1 granularity=1 workload=$b build=fake harness=fake"' \
+  fake_worker other-clock "$samples"
+HELLO='echo "ready 1 clock=$c tps=2000000000 step=1 granularity=1 workload=$b build=fake harness=fake"' \
+  fake_worker other-rate "$samples"
+HELLO='echo "ready 2 clock=$c"' fake_worker other-version "$samples"
+HELLO='echo "error usage the workload '"'"'$b'"'"' matches no workload; known workloads: other"; exit 2' \
+  fake_worker no-such-workload "$samples"
+
 # A good report to compare against.
 if ! (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" -w empty -n 12 --warmup 0 \
   --no-history --format json -o "$box/good.json" >/dev/null 2>"$work/err"); then
@@ -37,8 +75,17 @@ if ! (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" -w empty -n 12 
   sed 's/^/    | /' "$work/err"
 fi
 
+# A folder's modification time is left out with dir_times=0: `ab` with two builds checks that -o's
+# folder takes a file (a file made and removed) and keeps its workers' stderr in a folder of TMPDIR
+# (made and removed) before a worker refuses; what the folders hold is still compared.
+dir_times=1
 snapshot() {
-  (cd "$box" && find . -printf '%p %y %s %m %T@ %l\n' | LC_ALL=C sort)
+  if [ "$dir_times" = 1 ]; then
+    (cd "$box" && find . -printf '%p %y %s %m %T@ %l\n' | LC_ALL=C sort)
+  else
+    (cd "$box" && find . \( -type d -printf '%p %y %m\n' \) -o -printf '%p %y %s %m %T@ %l\n' |
+      LC_ALL=C sort)
+  fi
 }
 
 # bad NAME MESSAGE -- ARGS...: exit 2, MESSAGE on stderr, no run on stdout, nothing in the box
@@ -254,6 +301,82 @@ bad ab-output-no-folder "--output: " -- ab -o "$box/none/ab.json" xor_loop/10 xo
 bad ab-output-empty "--output: the path is empty" -- ab -o '' xor_loop/10 xor_loop/20
 bad ab-option "'--samples' is not an option of harness ab" -- ab --samples 5 xor_loop/10 xor_loop/20
 bad ab-root-option "'--samples' went to harness run, not ab" -- -n 3 ab xor_loop/10 xor_loop/20
+# --- ab with two builds -----------------------------------------------------------------------
+tiny_ab=(--warmup 10ms --max-time 200ms --pairs 2 -o "$box/ab.json")
+bad ab-a-alone "--a given without --b: two builds take both" -- ab --a "$box/h1" xor_loop/1000
+bad ab-b-alone "--b given without --a" -- ab --b "$box/h2" xor_loop/1000
+bad ab-two-workloads "with --a and --b give one workload, run in both builds" -- \
+  ab --a "$box/h1" --b "$box/h2" xor_loop/1000 xor_loop/2000
+bad ab-no-workload "got 0 workloads" -- ab --a "$box/h1" --b "$box/h2"
+bad ab-a-missing "--a: cannot run '$box/missing': No such file or directory" -- \
+  ab --a "$box/missing" --b "$box/h2" xor_loop/1000
+bad ab-b-not-executable "--b: cannot run '$box/file': not executable" -- \
+  ab --a "$box/h1" --b "$box/file" xor_loop/1000
+bad ab-a-folder "--a: cannot run '$box/folder': it is a directory" -- \
+  ab --a "$box/folder" --b "$box/h2" xor_loop/1000
+bad ab-bare-name "the PATH is not searched" -- ab --a h1 --b "$box/h2" xor_loop/1000
+bad ab-pairs-zero "--pairs: invalid value '0': expected a positive number of pairs" -- \
+  ab --a "$box/h1" --b "$box/h2" xor_loop/1000 --pairs 0
+bad ab-layout "--layout: invalid value 'both': expected turns" -- \
+  ab --a "$box/h1" --b "$box/h2" xor_loop/1000 --layout both
+bad ab-worker-timeout "--worker-timeout: invalid value '0s'" -- \
+  ab --a "$box/h1" --b "$box/h2" xor_loop/1000 --worker-timeout 0s
+bad ab-pairs-without-builds "--pairs only applies to two builds" -- ab empty empty --pairs 3
+# Refused by the workers, at hello: nothing measured, no report.
+dir_times=0
+bad ab-unknown-workload-a "A ('$box/h1'): the workload 'nope' matches no workload; known workloads: xor_loop" \
+  -- ab --a "$box/h1" --b "$box/h2" nope "${tiny_ab[@]}"
+bad ab-unknown-workload-b "B ('$box/no-such-workload'): the workload 'xor_loop/1000' matches no workload; known workloads: other" \
+  -- ab --a "$box/h1" --b "$box/no-such-workload" xor_loop/1000 "${tiny_ab[@]}"
+bad ab-other-clock "the two workers sample different clocks: A ('$box/h1') CLOCK_MONOTONIC, B ('$box/other-clock') fake_clock" \
+  -- ab --a "$box/h1" --b "$box/other-clock" xor_loop/1000 --clock CLOCK_MONOTONIC "${tiny_ab[@]}"
+bad ab-other-rate "the two workers' CLOCK_MONOTONIC runs at different rates: A ('$box/h1') 1000000000 ticks/s, B ('$box/other-rate') 2000000000 ticks/s" \
+  -- ab --a "$box/h1" --b "$box/other-rate" xor_loop/1000 --clock CLOCK_MONOTONIC "${tiny_ab[@]}"
+bad ab-other-version "B ('$box/other-version') speaks worker protocol 2, this harness speaks 1" \
+  -- ab --a "$box/h1" --b "$box/other-version" xor_loop/1000 "${tiny_ab[@]}"
+
+# fails NAME CODE MESSAGE -- ARGS...: as bad, with exit CODE (a failure at run time, 1), and no
+# process of the box left running (a worker, or what a fake one started).
+fails() {
+  local name=$1 code=$2 message=$3
+  shift 4
+  local before after got
+  before=$(snapshot)
+  (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" "$@" >"$work/out" 2>"$work/err")
+  got=$?
+  after=$(snapshot)
+  if [ "$got" -ne "$code" ]; then
+    fail "$name: exit code $got, expected $code (harness $*)"
+    sed 's/^/    | /' "$work/err" | head -10
+    return
+  fi
+  pass
+  contains err "$message" "$name"
+  if [ -s "$work/out" ]; then fail "$name: a report on stdout"; else pass; fi
+  if [ "$before" != "$after" ]; then
+    fail "$name: files changed (a report, a worker's stderr left in TMPDIR?)"
+    diff <(echo "$before") <(echo "$after") | sed 's/^/    | /' | head -10
+  else
+    pass
+  fi
+  if pgrep -f -- "$box/" >/dev/null; then
+    fail "$name: left running: $(pgrep -a -f -- "$box/")"
+  else
+    pass
+  fi
+}
+fails ab-not-harness 1 "A ('$box/true') exited with status 0 before answering 'hello 1 xor_loop/1000': is it a harness binary" \
+  -- ab --a "$box/true" --b "$box/h2" xor_loop/1000 "${tiny_ab[@]}"
+fails ab-crashes 1 "A ('$box/crashes') was killed by signal 11 (SIGSEGV: Segmentation fault) before answering 'sample 1 " \
+  -- ab --a "$box/crashes" --b "$box/h2" xor_loop/1000 "${tiny_ab[@]}"
+contains err "    | worker: about to crash" ab-crashes
+fails ab-hangs 1 "A ('$box/hangs') did not answer 'sample 1 " \
+  -- ab --a "$box/hangs" --b "$box/h2" xor_loop/1000 --worker-timeout 1s "${tiny_ab[@]}"
+contains err "' within 1 s: taken for hung and killed" ab-hangs
+fails ab-garbles 1 "A ('$box/garbles') answered 'samples 12 0 zz' to 'sample " \
+  -- ab --a "$box/garbles" --b "$box/h2" xor_loop/1000 --clock CLOCK_MONOTONIC "${tiny_ab[@]}"
+contains err "not a line of the worker protocol (sample 1: 'zz' is not a whole number" ab-garbles
+dir_times=1
 
 # What the box held is still there, as it was.
 if [ "$(cat "$box/real/target.json")" = '{"kept": true}' ] && [ -L "$box/link.json" ] &&

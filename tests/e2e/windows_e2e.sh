@@ -7,7 +7,8 @@
 # or a noise level.
 #
 # With a Google Benchmark binary (tests/gbench/gbench_fixture.cpp cross-built), `harness gbench`
-# too: the child started suspended, pinned and raised on its handle, read back, then resumed.
+# too: the child started suspended, pinned and raised on its handle, read back, then resumed. And
+# `harness ab --a --b` with two copies of harness.exe as its workers.
 #
 # Usage: windows_e2e.sh PATH/TO/harness.exe [PATH/TO/gbench_fixture.exe]
 set -u
@@ -146,6 +147,18 @@ if [ -n "$fixture" ]; then
     contains gbench "HIGH_PRIORITY_CLASS \(SetPriorityClass\): applied"
     contains gbench "read back: CPUs [0-9]+ \(were "
   fi
+fi
+
+# harness ab with two builds (issue 26): two copies of harness.exe as workers, spoken to over
+# pipes (the parent's end overlapped), each created suspended, pinned and raised, then resumed.
+cp "$harness" "$work/a.exe" && cp "$harness" "$work/b.exe"
+if run ab-builds ab --a "$work/a.exe" --b "$work/b.exe" xor_loop/100000 --warmup 10ms \
+  --max-time 200ms --pairs 2; then
+  contains ab-builds "^A: xor_loop/100000 of .*a\.exe \(mm64fnv:"
+  contains ab-builds "\(95%, over 2 pairs of processes\)"
+  contains ab-builds "workers: 2 of 2 pairs, layout turns"
+  contains ab-builds "A worker: pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"
+  contains ab-builds "B worker: HIGH_PRIORITY_CLASS \(SetPriorityClass\): applied"
 fi
 
 echo "$passed passed, $failed failed"

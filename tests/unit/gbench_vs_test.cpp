@@ -150,6 +150,12 @@ class fake_child final : public platform::child_process {
     exit_ = {true, SIGINT};
   }
   void kill() override { record_.calls.push_back("kill"); }
+  // gbench --vs never talks to its children.
+  void send(std::string_view) override { ADD_FAILURE() << "send() to a gbench child"; }
+  platform::read_status read_line(std::string&, std::chrono::milliseconds) override {
+    ADD_FAILURE() << "read_line() from a gbench child";
+    return platform::read_status::closed;
+  }
 
  private:
   platform::child_spec spec_;

@@ -58,6 +58,11 @@ struct ab_report {
   // it says against the threshold. Set by conclude().
   std::optional<ab_interval> answer;
   std::vector<double> pair_ratios;  // each pair's median round ratio, when there are several
+  // With several pairs, the two intervals the answer joins: the pairs' ratios alone (Student's t
+  // over processes: the spread between processes) and the pooled rounds' (order statistics: the
+  // spread within them), so a report can say where its width comes from.
+  std::optional<ab_interval> between_pairs;
+  std::optional<ab_interval> pooled_rounds;
   std::optional<ab_decision> decision;
 
   // gbench: the binaries as given (A: --vs OLD, B: NEW), what each invocation was asked, every
@@ -71,7 +76,8 @@ struct ab_report {
   std::vector<std::string> only_in_b;
 };
 
-// Fills answer, pair_ratios and decision from the pairs; with gbench, each benchmark's decision.
+// Fills answer, pair_ratios, between_pairs, pooled_rounds and decision from the pairs; with gbench,
+// each benchmark's decision.
 void conclude(ab_report& report);
 
 // Whether --fail-if-slower failed: for the one answer, or for any benchmark.

@@ -177,6 +177,15 @@ namespace {
 
 int run_ab_workloads(const ab_flags& flags, context& ctx) {
   ab_options options = ab_options_from(flags);
+  for (const CLI::Option* builds_only :
+       {flags.pairs_option, flags.layout_option, flags.worker_timeout_option}) {
+    if (builds_only->count() > 0) {
+      throw usage_error(fmt::format(
+          "{} only applies to two builds: give --a BIN --b BIN and one workload (it has no "
+          "worker processes with two workloads of this binary)",
+          builds_only->get_name()));
+    }
+  }
   if (flags.specs.size() != 2) {
     throw usage_error(fmt::format(
         "give two workloads, A and B (e.g. {} ab xor_loop/1000000 xor_loop/1010000); got {} "
@@ -262,7 +271,31 @@ void add_ab_command(CLI::App& root, context& ctx) {
       "Is B faster than A? Two workloads (or one workload of two builds) measured in paired, "
       "interleaved rounds on one prepared core");
   cmd->add_option("workloads", flags->specs,
-                  "A and B: two workloads, NAME or NAME/ARG, each naming exactly one");
+                  "A and B: two workloads, NAME or NAME/ARG, each naming exactly one; with --a "
+                  "and --b, one workload run in both builds");
+  flags->a_option =
+      cmd->add_option("--a", flags->a,
+                      "Two builds: A is the workload run in worker processes of BIN (a harness "
+                      "binary, or any program linked with harness::main; the PATH is not "
+                      "searched)")
+          ->type_name("BIN");
+  flags->b_option =
+      cmd->add_option("--b", flags->b, "Two builds: B's binary, as --a")->type_name("BIN");
+  flags->pairs_option =
+      cmd->add_option("--pairs", flags->pairs,
+                      "Two builds: fresh pairs of worker processes, one after the other; the "
+                      "interval is over them (each process has its own pages and layout)")
+          ->capture_default_str();
+  flags->layout_option =
+      cmd->add_option("--layout", flags->layout,
+                      "Two builds: turns (the two workers take turns on one CPU) or duet (they "
+                      "sample each round at the same time on two CPUs)")
+          ->capture_default_str();
+  flags->worker_timeout_option =
+      cmd->add_option("--worker-timeout", flags->worker_timeout,
+                      "Two builds: a worker that answers no command within this beyond what the "
+                      "command should take is taken for hung and killed (its setup: 20 s more)")
+          ->capture_default_str();
   cmd->add_option("--warmup", flags->warmup,
                   "Rounds run and discarded before the measured ones: a duration (ns, us, ms, s)")
       ->capture_default_str();
@@ -314,10 +347,17 @@ void add_ab_command(CLI::App& root, context& ctx) {
       "Examples:\n"
       "  {0} ab xor_loop/1000000 xor_loop/1010000     two workloads of this binary\n"
       "  {0} ab xor_loop xor_loop                      the A/A check: it should say same\n"
-      "  {0} ab sort_v1 sort_v2 --fail-if-slower 1%    gate CI on B\n",
-      ctx.program));
-  cmd->callback(
-      [flags, &ctx] { ctx.action = [flags, &ctx] { return run_ab_workloads(*flags, ctx); }; });
+      "  {0} ab sort_v1 sort_v2 --fail-if-slower 1%    gate CI on B\n"
+      "  {0} ab --a build-main/my_bench --b build-pr/my_bench sort_v1\n"
+      "                                                   one workload of two builds, in {1} fresh "
+      "pairs of worker processes\n",
+      ctx.program, kDefaultPairs));
+  cmd->callback([flags, &ctx] {
+    ctx.action = [flags, &ctx] {
+      const bool builds = flags->a_option->count() > 0 || flags->b_option->count() > 0;
+      return builds ? run_ab_builds(*flags, ctx) : run_ab_workloads(*flags, ctx);
+    };
+  });
 }
 
 }  // namespace harness::cli

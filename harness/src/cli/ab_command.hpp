@@ -27,8 +27,27 @@ class progress_sink;
 
 namespace harness::cli {
 
+// Two builds: fresh pairs of worker processes per comparison, and how they take their turns. On
+// the host measured (docs/ab.md, "Turns or duet, and how many pairs") turns held as well as the
+// duet or better, on one CPU; past 5 pairs each buys less of the interval (t / sqrt(n): 1.24 at 5,
+// 0.72 at 10), and 5 keep a memory-bound comparison at about 13 s.
+inline constexpr std::size_t kDefaultPairs = 5;
+inline constexpr const char* kDefaultLayout = "turns";
+
 struct ab_flags {
   std::vector<std::string> specs;
+  // Two builds: the binaries, how many fresh pairs of workers, how they take their turns, and how
+  // long a worker may take beyond what a command should take.
+  std::string a;
+  CLI::Option* a_option = nullptr;
+  std::string b;
+  CLI::Option* b_option = nullptr;
+  std::string pairs = std::to_string(kDefaultPairs);
+  CLI::Option* pairs_option = nullptr;
+  std::string layout = kDefaultLayout;
+  CLI::Option* layout_option = nullptr;
+  std::string worker_timeout = "10s";
+  CLI::Option* worker_timeout_option = nullptr;
   std::string warmup = "500ms";
   std::string max_time = "2s";
   std::string target = "0.05%";
@@ -65,6 +84,10 @@ ab_output_plan plan_ab_output(const ab_flags& flags);
 // The progress line for the rounds, when stderr is a terminal; empty otherwise.
 std::function<void(const ab_progress&)> ab_progress_to(
     const std::shared_ptr<progress_sink>& progress);
+// `harness ab --a BIN --b BIN WORKLOAD` (ab_builds.cpp): the workload in worker processes of the
+// two binaries, several fresh pairs of them.
+int run_ab_builds(const ab_flags& flags, context& ctx);
+
 // Prints the report as planned and gives the exit code: 130/143 interrupted, 1 the file could not
 // be written, 4 the gate failed, else 0.
 int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx);

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "harness/errors.hpp"
+#include "platform/child_process.hpp"
+#include "worker_command.hpp"
 
 namespace harness::cli {
 namespace {
@@ -204,6 +206,7 @@ machine real_machine() {
     return collect_run_context(std::move(summary));
   };
   m.workloads = []() -> const workload_registry& { return global_registry(); };
+  m.launcher = [] { return platform::make_native_launcher(); };
   return m;
 }
 
@@ -230,6 +233,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_report_command(app, ctx);
   add_gbench_command(app, ctx);
   add_ab_command(app, ctx);
+  add_worker_command(app, ctx);  // hidden: the worker end of `ab --a BIN --b BIN`
   prepare_for_our_words(app);
 
   try {

@@ -23,6 +23,10 @@ class App;
 class Validator;
 }  // namespace CLI
 
+namespace harness::platform {
+class process_launcher;
+}  // namespace harness::platform
+
 namespace harness::cli {
 
 // Exit codes of the `harness` command, documented in the README.
@@ -56,6 +60,8 @@ struct machine {
   std::function<doctor::doctor_report(const doctor::doctor_options&)> tree_doctor;
   std::function<run_context(std::optional<doctor::doctor_summary>)> context;
   std::function<const workload_registry&()> workloads;
+  // What starts child processes (`harness ab --a BIN --b BIN`'s workers); empty: the platform's.
+  std::function<std::unique_ptr<platform::process_launcher>()> launcher;
 };
 machine real_machine();
 

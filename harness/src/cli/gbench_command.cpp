@@ -26,6 +26,7 @@
 #include "run_command.hpp"
 #include "run_flags.hpp"
 #include "run_history.hpp"
+#include "scratch_folder.hpp"
 
 namespace harness::cli {
 namespace {
@@ -49,33 +50,6 @@ struct gbench_flags {
   CLI::Option* min_time_option = nullptr;
   CLI::Option* warmup_option = nullptr;
   std::vector<CLI::Option*> vs_only;
-};
-
-// A folder of its own for the invocations' files, removed with everything in it at the end.
-class scratch_folder {
- public:
-  scratch_folder() {
-    const std::filesystem::path base = std::filesystem::temp_directory_path();
-    for (int attempt = 0;; ++attempt) {
-      path_ = base / fmt::format("harness-gbench-{}-{}", platform::process_id(), attempt);
-      std::error_code ec;
-      if (std::filesystem::create_directory(path_, ec)) return;
-      if (ec || attempt >= 100) {
-        throw std::system_error(ec ? ec : std::make_error_code(std::errc::file_exists),
-                                fmt::format("cannot make a folder in '{}'", base.string()));
-      }
-    }
-  }
-  ~scratch_folder() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  scratch_folder(const scratch_folder&) = delete;
-  scratch_folder& operator=(const scratch_folder&) = delete;
-  const std::filesystem::path& path() const noexcept { return path_; }
-
- private:
-  std::filesystem::path path_;
 };
 
 std::string quoted_command(const std::vector<std::string>& words) {
@@ -175,7 +149,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
 
   gbench::outcome outcome;
   {
-    const scratch_folder folder;
+    const scratch_folder folder("gbench");
     s.work_dir = folder.path();
     const stop_signals_guard signals;
     outcome = gbench::run(s, *launcher);
@@ -337,7 +311,7 @@ int gbench_vs_action(const gbench_flags& f, context& ctx) {
 
   gbench::vs_outcome outcome;
   {
-    const scratch_folder folder;
+    const scratch_folder folder("gbench-vs");
     s.work_dir = folder.path();
     const stop_signals_guard signals;
     outcome = gbench::run_vs(s, *launcher);

@@ -162,8 +162,4 @@ struct outcome {
 // stop_signal) passed on to it, its JSON added. Never leaves a child running.
 outcome run(const settings& s, platform::process_launcher& launcher);
 
-// The last `lines` lines of a file (a child's stderr), each prefixed for showing under a message;
-// empty when the file is empty or unreadable.
-std::string tail_of(const std::filesystem::path& file, std::size_t lines);
-
 }  // namespace harness::gbench

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -55,7 +54,7 @@ std::string read_all(const std::filesystem::path& file, bool& found) {
 
 // The binary failed: what it did, with the last lines of its stderr.
 [[noreturn]] void fail(const std::string& what, const std::filesystem::path& err_file) {
-  const std::string tail = tail_of(err_file, 8);
+  const std::string tail = platform::tail_of(err_file, 8);
   throw binary_failed(tail.empty() ? what + "; its stderr was empty"
                                    : what + "; the last lines of its stderr:\n" + tail);
 }
@@ -90,23 +89,6 @@ std::string seconds_flag(std::chrono::nanoseconds d) {
 const clock_source& reported_nanoseconds() {
   static const reported_ns_clock clock;
   return clock;
-}
-
-std::string tail_of(const std::filesystem::path& file, std::size_t lines) {
-  bool found = false;
-  const std::string text = read_all(file, found);
-  std::deque<std::string> last;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();  // a Windows binary's CRLF
-    last.push_back(std::move(line));
-    if (last.size() > lines) last.pop_front();
-  }
-  std::string out;
-  for (const std::string& line : last)
-    out += "    | " + line + "\n";
-  if (!out.empty()) out.pop_back();
-  return out;
 }
 
 std::vector<std::string> invocation_args(const settings& s, std::size_t repetitions, bool prepared,

@@ -24,7 +24,7 @@ std::string read_text(const std::filesystem::path& file) {
 }
 
 [[noreturn]] void failed(const std::string& what, const std::filesystem::path& err_file) {
-  const std::string tail = tail_of(err_file, 8);
+  const std::string tail = platform::tail_of(err_file, 8);
   throw binary_failed(tail.empty() ? what + "; its stderr was empty"
                                    : what + "; the last lines of its stderr:\n" + tail);
 }

@@ -1,24 +1,34 @@
 // Linux children (child_process.hpp): fork, hold the child on a pipe while the parent sets its
 // affinity and nice value through its pid, then let it exec the program.
 //
-// Between fork and exec the child makes only async-signal-safe calls (read, dup2, execv, write,
-// _exit): everything it needs (argv, the output files) is made before the fork. A second pipe,
-// closed on exec, tells the parent whether exec succeeded: end of file means the program runs, four
-// bytes are the errno exec failed with.
+// Between fork and exec the child makes only async-signal-safe calls (read, dup2, setpgid, execv,
+// write, _exit): everything it needs (argv, the output files, the channel) is made before the
+// fork. A second pipe, closed on exec, tells the parent whether exec succeeded: end of file means
+// the program runs, four bytes are the errno exec failed with.
+//
+// A child the parent talks to has one end of a socketpair as its stdin and stdout: the parent
+// writes with send(MSG_NOSIGNAL), so a child that has gone gives EPIPE rather than a SIGPIPE that
+// would end the parent, and waits for its lines in poll() (no wake-up until the child writes).
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "check.hpp"
 #include "platform/child_process.hpp"
 #include "platform/files.hpp"
 
@@ -61,7 +71,8 @@ int open_output(const std::filesystem::path& path) {
 
 class linux_child final : public child_process {
  public:
-  linux_child(pid_t pid, int go_fd, int exec_fd) : pid_(pid), go_(go_fd), exec_(exec_fd) {}
+  linux_child(pid_t pid, int go_fd, int exec_fd, int channel_fd)
+      : pid_(pid), go_(go_fd), exec_(exec_fd), channel_(channel_fd) {}
   ~linux_child() override {
     if (!exit_) kill();
   }
@@ -166,6 +177,67 @@ class linux_child final : public child_process {
     wait_blocking();
   }
 
+  void send(std::string_view text) override {
+    HARNESS_CHECK(channel_.get() >= 0, "send() to a child launched without talk");
+    while (!text.empty()) {
+      const ssize_t n = ::send(channel_.get(), text.data(), text.size(), MSG_NOSIGNAL);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw os_error(errno, "cannot write to the child");
+      }
+      text.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
+
+  read_status read_line(std::string& line, std::chrono::milliseconds limit) override {
+    HARNESS_CHECK(channel_.get() >= 0, "read_line() from a child launched without talk");
+    using steady = std::chrono::steady_clock;
+    const steady::time_point deadline = steady::now() + limit;
+    for (;;) {
+      if (const std::size_t end = pending_.find('\n'); end != std::string::npos) {
+        line.assign(pending_, 0, end);
+        pending_.erase(0, end + 1);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        return read_status::line;
+      }
+      if (pending_.size() >= kMaxLine) {
+        line.assign(pending_, 0, kMaxLine);
+        pending_.erase(0, kMaxLine);
+        return read_status::line;
+      }
+      if (closed_) {
+        line = std::exchange(pending_, {});
+        return read_status::closed;
+      }
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - steady::now());
+      if (left.count() <= 0) return read_status::timed_out;
+      pollfd p{channel_.get(), POLLIN, 0};
+      const int ready =
+          ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1 << 30)));
+      if (ready < 0) {
+        if (errno == EINTR) continue;  // a stop signal: the caller checks it between replies
+        throw os_error(errno, "cannot wait for the child's output");
+      }
+      if (ready == 0) continue;  // the deadline is checked above
+      char buffer[4096];
+      const ssize_t n = ::read(channel_.get(), buffer, sizeof(buffer));
+      if (n < 0) {
+        if (errno == EINTR || errno == EAGAIN) continue;
+        if (errno == ECONNRESET) {  // the child exited with our last line unread
+          closed_ = true;
+          continue;
+        }
+        throw os_error(errno, "cannot read the child's output");
+      }
+      if (n == 0) {
+        closed_ = true;
+      } else {
+        pending_.append(buffer, static_cast<std::size_t>(n));
+      }
+    }
+  }
+
  private:
   static void refuse(step_result& r, int err) {
     r.applied = false;
@@ -198,6 +270,9 @@ class linux_child final : public child_process {
   pid_t pid_;
   fd_guard go_;
   fd_guard exec_;
+  fd_guard channel_;     // the parent's end of the socketpair; -1 without talk
+  std::string pending_;  // read from the channel, not yet handed out as a line
+  bool closed_ = false;  // the child's end is closed: nothing more will come
   std::optional<child_exit> exit_;
 };
 
@@ -212,8 +287,17 @@ class linux_launcher final : public process_launcher {
     for (auto& w : words)
       argv.push_back(w.data());
     argv.push_back(nullptr);
-    const fd_guard out(open_output(spec.out_file));
+    const fd_guard out(spec.talk ? -1 : open_output(spec.out_file));
     const fd_guard err(open_output(spec.err_file));
+    fd_guard parent_end;
+    fd_guard child_end;
+    if (spec.talk) {
+      int ends[2];
+      if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
+        throw os_error(errno, "socketpair");
+      parent_end.reset(ends[0]);
+      child_end.reset(ends[1]);
+    }
     int go[2];
     int exec[2];
     if (::pipe2(go, O_CLOEXEC) != 0) throw os_error(errno, "pipe");
@@ -236,7 +320,13 @@ class linux_launcher final : public process_launcher {
       } while (got < 0 && errno == EINTR);
       if (got != 1) ::_exit(127);  // the parent gave up on it
       int e = 0;
-      if (::dup2(out.get(), STDOUT_FILENO) < 0 || ::dup2(err.get(), STDERR_FILENO) < 0) {
+      // With talk: the channel is stdin and stdout (dup2 clears close-on-exec on the copies), and
+      // a process group of its own keeps the terminal's Ctrl-C from reaching it.
+      const bool redirected = spec.talk ? ::dup2(child_end.get(), STDIN_FILENO) >= 0 &&
+                                              ::dup2(child_end.get(), STDOUT_FILENO) >= 0 &&
+                                              ::setpgid(0, 0) == 0
+                                        : ::dup2(out.get(), STDOUT_FILENO) >= 0;
+      if (!redirected || ::dup2(err.get(), STDERR_FILENO) < 0) {
         e = errno;
       } else {
         ::execv(argv[0], argv.data());
@@ -245,7 +335,8 @@ class linux_launcher final : public process_launcher {
       [[maybe_unused]] const ssize_t w = ::write(exec_write.get(), &e, sizeof(e));
       ::_exit(127);
     }
-    return std::make_unique<linux_child>(pid, go_write.release(), exec_read.release());
+    return std::make_unique<linux_child>(pid, go_write.release(), exec_read.release(),
+                                         parent_end.release());
   }
 };
 

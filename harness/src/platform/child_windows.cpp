@@ -5,10 +5,19 @@
 // Windows has no signals to pass on: stop() ends the child (TerminateProcess), as Ctrl-C in a
 // console would have reached it anyway. Exit codes of 0xC0000000 and above are the exceptions a
 // crash ends a process with.
+//
+// A child the parent talks to gets two pipes: its stdin an anonymous pipe the parent writes, its
+// stdout a named pipe whose parent end is overlapped, so read_line waits for it on an event with a
+// time limit (WaitForSingleObject); an unfinished read stays pending into the next call. It starts
+// in a new process group (CREATE_NEW_PROCESS_GROUP), which also turns Ctrl-C off in it.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <system_error>
+#include <utility>
 
+#include "check.hpp"
 #include "platform/child_process.hpp"
 #include "platform/win32_calls.hpp"
 
@@ -52,16 +61,62 @@ std::string quoted(const std::string& arg) {
 class handle_guard {
  public:
   explicit handle_guard(HANDLE h = nullptr) noexcept : h_(h) {}
-  ~handle_guard() {
-    if (h_ != nullptr && h_ != INVALID_HANDLE_VALUE) CloseHandle(h_);
-  }
+  ~handle_guard() { reset(); }
   handle_guard(const handle_guard&) = delete;
   handle_guard& operator=(const handle_guard&) = delete;
+  handle_guard(handle_guard&& other) noexcept : h_(other.release()) {}
+  handle_guard& operator=(handle_guard&& other) noexcept {
+    reset(other.release());
+    return *this;
+  }
   HANDLE get() const noexcept { return h_; }
+  HANDLE release() noexcept { return std::exchange(h_, nullptr); }
+  void reset(HANDLE h = nullptr) noexcept {
+    if (h_ != nullptr && h_ != INVALID_HANDLE_VALUE) CloseHandle(h_);
+    h_ = h;
+  }
 
  private:
   HANDLE h_;
 };
+
+// The two pipes of a child the parent talks to; the child's ends are inheritable, the parent's not.
+struct channel_handles {
+  handle_guard parent_write;  // the child's stdin
+  handle_guard child_read;
+  handle_guard parent_read;  // the child's stdout: overlapped
+  handle_guard child_write;
+  handle_guard read_done;  // the event of the parent's overlapped reads
+};
+
+channel_handles make_channel() {
+  channel_handles c;
+  SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+  HANDLE read_end = nullptr;
+  HANDLE write_end = nullptr;
+  if (!CreatePipe(&read_end, &write_end, &inherit, 0)) throw win32_failure("CreatePipe");
+  c.child_read.reset(read_end);
+  c.parent_write.reset(write_end);
+  if (!SetHandleInformation(c.parent_write.get(), HANDLE_FLAG_INHERIT, 0))
+    throw win32_failure("SetHandleInformation");
+  // Anonymous pipes cannot be overlapped: the child's stdout is a named pipe of its own name.
+  static std::atomic<unsigned> counter{0};
+  const std::wstring name = std::filesystem::path(fmt::format(R"(\\.\pipe\harness-{}-{})",
+                                                              GetCurrentProcessId(), counter++))
+                                .wstring();
+  const HANDLE server = CreateNamedPipeW(
+      name.c_str(), PIPE_ACCESS_INBOUND | FILE_FLAG_OVERLAPPED | FILE_FLAG_FIRST_PIPE_INSTANCE,
+      PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT, 1, 1 << 16, 1 << 16, 0, nullptr);
+  if (server == INVALID_HANDLE_VALUE) throw win32_failure("CreateNamedPipe");
+  c.parent_read.reset(server);
+  const HANDLE client = CreateFileW(name.c_str(), GENERIC_WRITE, 0, &inherit, OPEN_EXISTING,
+                                    FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (client == INVALID_HANDLE_VALUE) throw win32_failure("CreateFile of the child's stdout");
+  c.child_write.reset(client);
+  c.read_done.reset(CreateEventW(nullptr, TRUE, FALSE, nullptr));
+  if (c.read_done.get() == nullptr) throw win32_failure("CreateEvent");
+  return c;
+}
 
 HANDLE open_output(const std::filesystem::path& path) {
   SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
@@ -73,9 +128,17 @@ HANDLE open_output(const std::filesystem::path& path) {
 
 class windows_child final : public child_process {
  public:
-  explicit windows_child(PROCESS_INFORMATION pi) : pi_(pi) {}
+  windows_child(PROCESS_INFORMATION pi, HANDLE to_child, HANDLE from_child, HANDLE read_done)
+      : pi_(pi), to_child_(to_child), from_child_(from_child), event_(read_done) {
+    overlapped_.hEvent = event_.get();
+  }
   ~windows_child() override {
     if (!exit_) kill();
+    if (reading_) {  // the pending read writes into buffer_: finish it before the buffer goes
+      CancelIo(from_child_.get());
+      DWORD n = 0;
+      GetOverlappedResult(from_child_.get(), &overlapped_, &n, TRUE);
+    }
     CloseHandle(pi_.hThread);
     CloseHandle(pi_.hProcess);
   }
@@ -152,6 +215,68 @@ class windows_child final : public child_process {
     record();
   }
 
+  void send(std::string_view text) override {
+    HARNESS_CHECK(to_child_.get() != nullptr, "send() to a child launched without talk");
+    while (!text.empty()) {
+      DWORD written = 0;
+      const auto chunk = static_cast<DWORD>(std::min<std::size_t>(text.size(), 1 << 20));
+      if (!WriteFile(to_child_.get(), text.data(), chunk, &written, nullptr))
+        throw win32_failure("cannot write to the child");
+      text.remove_prefix(written);
+    }
+  }
+
+  read_status read_line(std::string& line, std::chrono::milliseconds limit) override {
+    HARNESS_CHECK(from_child_.get() != nullptr, "read_line() from a child launched without talk");
+    const ULONGLONG deadline = GetTickCount64() + static_cast<ULONGLONG>(limit.count());
+    for (;;) {
+      if (const std::size_t end = pending_.find('\n'); end != std::string::npos) {
+        line.assign(pending_, 0, end);
+        pending_.erase(0, end + 1);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        return read_status::line;
+      }
+      if (pending_.size() >= kMaxLine) {
+        line.assign(pending_, 0, kMaxLine);
+        pending_.erase(0, kMaxLine);
+        return read_status::line;
+      }
+      if (closed_) {
+        line = std::exchange(pending_, {});
+        return read_status::closed;
+      }
+      if (!reading_) {
+        ResetEvent(event_.get());
+        if (ReadFile(from_child_.get(), buffer_, sizeof(buffer_), nullptr, &overlapped_) ||
+            GetLastError() == ERROR_IO_PENDING) {
+          reading_ = true;  // done or under way: the event says which
+        } else if (GetLastError() == ERROR_BROKEN_PIPE) {
+          closed_ = true;
+          continue;
+        } else {
+          throw win32_failure("cannot read the child's output");
+        }
+      }
+      const ULONGLONG now = GetTickCount64();
+      const DWORD left =
+          now >= deadline ? 0
+                          : static_cast<DWORD>(std::min<ULONGLONG>(deadline - now, INFINITE - 1));
+      const DWORD waited = WaitForSingleObject(event_.get(), left);
+      if (waited == WAIT_TIMEOUT) return read_status::timed_out;
+      if (waited != WAIT_OBJECT_0) throw win32_failure("cannot wait for the child's output");
+      reading_ = false;
+      DWORD n = 0;
+      if (!GetOverlappedResult(from_child_.get(), &overlapped_, &n, FALSE)) {
+        if (GetLastError() == ERROR_BROKEN_PIPE) {
+          closed_ = true;
+          continue;
+        }
+        throw win32_failure("cannot read the child's output");
+      }
+      pending_.append(buffer_, n);
+    }
+  }
+
  private:
   void record() {
     DWORD code = 0;
@@ -160,6 +285,14 @@ class windows_child final : public child_process {
   }
 
   PROCESS_INFORMATION pi_;
+  handle_guard to_child_;    // the child's stdin; nullptr without talk
+  handle_guard from_child_;  // the child's stdout, overlapped; nullptr without talk
+  handle_guard event_;
+  OVERLAPPED overlapped_{};
+  bool reading_ = false;  // a read into buffer_ is under way
+  char buffer_[4096];
+  std::string pending_;
+  bool closed_ = false;
   std::optional<child_exit> exit_;
 };
 
@@ -171,21 +304,27 @@ class windows_launcher final : public process_launcher {
       command += ' ';  // (not " " + quoted(arg): GCC 12's -Wrestrict misreads that with -O3)
       command += quoted(arg);
     }
-    const handle_guard out(open_output(spec.out_file));
+    const handle_guard out(spec.talk ? nullptr : open_output(spec.out_file));
     const handle_guard err(open_output(spec.err_file));
+    channel_handles channel;
+    if (spec.talk) channel = make_channel();
     STARTUPINFOW si{};
     si.cb = sizeof(si);
     si.dwFlags = STARTF_USESTDHANDLES;
-    si.hStdInput = GetStdHandle(STD_INPUT_HANDLE);
-    si.hStdOutput = out.get();
+    si.hStdInput = spec.talk ? channel.child_read.get() : GetStdHandle(STD_INPUT_HANDLE);
+    si.hStdOutput = spec.talk ? channel.child_write.get() : out.get();
     si.hStdError = err.get();
     std::wstring line = std::filesystem::path(command).wstring();
     PROCESS_INFORMATION pi{};
-    if (!CreateProcessW(spec.program.wstring().c_str(), line.data(), nullptr, nullptr, TRUE,
-                        CREATE_SUSPENDED, nullptr, nullptr, &si, &pi)) {
+    const DWORD flags = CREATE_SUSPENDED | (spec.talk ? CREATE_NEW_PROCESS_GROUP : 0);
+    if (!CreateProcessW(spec.program.wstring().c_str(), line.data(), nullptr, nullptr, TRUE, flags,
+                        nullptr, nullptr, &si, &pi)) {
       throw win32_failure("CreateProcess");
     }
-    return std::make_unique<windows_child>(pi);
+    // The child's ends close here with `channel`: the parent then sees the child's end of file.
+    return std::make_unique<windows_child>(pi, channel.parent_write.release(),
+                                           channel.parent_read.release(),
+                                           channel.read_done.release());
   }
 };
 

@@ -191,6 +191,8 @@ ab_json document(const ab_report& r) {
       {"reason", r.decision ? ab_json(r.decision->reason) : ab_json(nullptr)},
       {"gate_failed", ab_gate_failed(r)},
       {"pair_ratios", r.pair_ratios},
+      {"between_pairs", interval_json(r.between_pairs)},
+      {"pooled_rounds", interval_json(r.pooled_rounds)},
       {"interrupted", r.interrupted},
       {"preparations", preparations},
       {"pairs", pairs}};
@@ -218,6 +220,8 @@ std::string_view to_string(ab_mode mode) noexcept {
 void conclude(ab_report& report) {
   report.answer.reset();
   report.pair_ratios.clear();
+  report.between_pairs.reset();
+  report.pooled_rounds.reset();
   report.decision.reset();
   if (report.pairs.size() == 1) {
     report.answer = report.pairs.front().estimate.rounds;
@@ -231,6 +235,8 @@ void conclude(ab_report& report) {
     std::vector<ab_round> marked = pooled;
     const ab_estimate all = estimate_rounds(marked, report.options.tuning.slowdown_factor);
     report.answer = combine_pairs(report.pair_ratios, all.rounds);
+    report.between_pairs = combine_pairs(report.pair_ratios, std::nullopt);
+    report.pooled_rounds = all.rounds;
   }
   if (report.answer) {
     report.decision =
@@ -258,7 +264,8 @@ std::string ab_headline(const ab_interval& interval) {
 
 std::string ab_change_text(double ratio) {
   const double change = (ratio - 1) * 100;
-  return (change >= 0 ? "+" : "") + magnitude(change) + "%";
+  // (not "+" + magnitude(...): GCC 12's -Wrestrict misreads that with -O3, as in the mingw build)
+  return fmt::format("{}{}%", change >= 0 ? "+" : "", magnitude(change));
 }
 
 // gbench: a block per benchmark, the unpaired ones, then what every invocation was.
@@ -324,8 +331,8 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
   const double tps = r.ticks_per_second;
   fmt::print(out, "A: {}\nB: {}\n", side_name(first.a, r.mode), side_name(first.b, r.mode));
   if (r.answer) {
-    fmt::print(out, "  {} {} (95%, {} of {} {})\n", ab_headline(*r.answer), bounds(*r.answer),
-               r.pairs.size() > 1 ? "over" : "median", r.answer->count,
+    fmt::print(out, "  {} {} (95%, {} {} {})\n", ab_headline(*r.answer), bounds(*r.answer),
+               r.pairs.size() > 1 ? "over" : "median of", r.answer->count,
                r.pairs.size() > 1 ? "pairs of processes" : "round ratios");
   } else {
     fmt::print(out, "  not answered: {} rounds gave a ratio, and an interval needs 6\n",
@@ -373,6 +380,22 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
                "  the interval is over the {} pairs of processes (Student's t on their ratios), "
                "joined with the pooled rounds': each process has its own pages and code layout\n",
                r.pair_ratios.size());
+    if (r.between_pairs && r.pooled_rounds) {
+      const double between = r.between_pairs->upper - r.between_pairs->lower;
+      const double within = r.pooled_rounds->upper - r.pooled_rounds->lower;
+      fmt::print(out,
+                 "  its width comes from {}: between the pairs {} (Student's t), within them {} "
+                 "(the {} pooled rounds)\n",
+                 between >= within ? "the spread between processes"
+                                   : "the spread of the rounds within each process",
+                 bounds(*r.between_pairs), bounds(*r.pooled_rounds), r.pooled_rounds->count);
+    }
+  }
+  if (r.mode == ab_mode::builds) {
+    fmt::print(out, "  workers: {} of {} pairs, layout {} ({})\n", r.pairs.size(),
+               r.pairs_requested, r.layout,
+               r.layout == "duet" ? "the two sample each round at the same time on two CPUs"
+                                  : "the two take turns on one CPU");
   }
   std::string prepared;
   for (const preparation_report& p : r.preparations) {
