@@ -54,7 +54,7 @@ contains() {  # NAME EXTENDED-REGEX: stdout matches
 
 # A tiny run: both phases in blocks, each floor reported, pinned through SetProcessAffinityMask,
 # the pin read back.
-if run run -n 5 --warmup 50ms --max-time 200ms; then
+if run run -n 5 --warmup 50ms --max-time 200ms --detail; then
   contains run "baseline: 5 samples in 5 blocks"
   contains run "prepared: "
   contains run "    floor: "
@@ -139,7 +139,7 @@ fi
 # harness gbench (issue 17): both phases from a Google Benchmark binary, each prepared invocation
 # created suspended, pinned and raised, read back, resumed.
 if [ -n "$fixture" ]; then
-  if run gbench gbench -n 2 --blocks 2 --warmup 10ms --min-time 5ms -- "$fixture" \
+  if run gbench gbench --detail -n 2 --blocks 2 --warmup 10ms --min-time 5ms -- "$fixture" \
     --benchmark_filter=BM_sum; then
     contains gbench "^  baseline: 2 samples in 2 invocations"
     contains gbench "^  prepared: 2 samples in 2 invocations"
