@@ -75,8 +75,9 @@ if ! (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" -w empty -n 12 
   sed 's/^/    | /' "$work/err"
 fi
 
-# Reports broken in one place each, for compare and report (issue 27): every value read is
-# checked for its type and range, and named by its place in the file.
+# Reports and a history broken in one place each, for compare, report and --history (issue 27):
+# every value read is checked for its type and range, and named by its place in the file.
+ln -s loop.json "$box/loop.json"
 if ! python3 - "$box" <<'PY'
 import json, sys
 box = sys.argv[1]
@@ -93,6 +94,8 @@ broken("string-ticks", "500")
 broken("overflow", "1e400")
 broken("huge", 2e15)
 open(box + "/row.txt", "w").write(str(row))
+json.dump({"harness_history": 1, "speeds": [{"machine": "m", "reference_ticks": "fast",
+           "seen": "t", "seen_unix": 1}], "floors": []}, open(box + "/bad-history.json", "w"))
 PY
 then
   fail "setup: could not write the broken reports"
@@ -212,6 +215,20 @@ bad history-and-no-history "--history and --no-history contradict each other" --
   --history "$box/h.json" --no-history
 bad history-foreign "$box/foreign.json: not a harness history" -- -w empty -n 3 \
   --history "$box/foreign.json"
+bad history-malformed \
+  "$box/bad-history.json: speeds[0].reference_ticks: expected a whole number of 0 or more, got a string" \
+  -- -w empty -n 3 --history "$box/bad-history.json"
+bad history-folder "--history: $box/folder: it is a directory, not a regular file" -- \
+  -w empty -n 3 --history "$box/folder"
+bad history-loop "--history: $box/loop.json: it cannot be looked at: Too many levels of symbolic links (ELOOP)" \
+  -- -w empty -n 3 --history "$box/loop.json"
+# The report would replace the history: one file, however it is named.
+bad history-is-output "--history '$box/r.json' and -o '$box/r.json' are one file" -- \
+  -w empty -n 3 -o "$box/r.json" --history "$box/r.json"
+bad history-is-output-link "--history '$box/real/target.json' and -o '$box/link.json' are one file" \
+  -- -w empty -n 3 -o "$box/link.json" --history "$box/real/target.json"
+bad history-is-output-dotted "--history './../r.json' and -o '$box/r.json' are one file" -- \
+  -w empty -n 3 -o "$box/r.json" --history ./../r.json
 
 # --- the command line itself ----------------------------------------------------------------------
 bad unknown-option "'--frob' is not an option of harness; see harness --help" -- --frob
@@ -301,7 +318,12 @@ bad gbench-output-folder "--output: " -- gbench -o "$box/folder" -- "$box/exe"
 # The history is read before the binary runs (which would exit 5 here: it writes no JSON).
 bad gbench-history-foreign "$box/foreign.json: not a harness history" -- \
   gbench --history "$box/foreign.json" -- "$box/exe"
-bad gbench-history-folder "is not a regular file" -- gbench --history "$box/folder" -- "$box/exe"
+bad gbench-history-folder "it is a directory, not a regular file" -- \
+  gbench --history "$box/folder" -- "$box/exe"
+bad gbench-history-loop "Too many levels of symbolic links (ELOOP)" -- \
+  gbench --history "$box/loop.json" -- "$box/exe"
+bad gbench-history-is-output "--history '$box/g.json' and -o '$box/g.json' are one file" -- \
+  gbench -o "$box/g.json" --history "$box/g.json" -- "$box/exe"
 bad gbench-history-no-folder "does not exist" -- gbench --history "$box/none/h.json" -- "$box/exe"
 bad gbench-history-both "--history and --no-history contradict each other" -- \
   gbench --history "$box/h.json" --no-history -- "$box/exe"

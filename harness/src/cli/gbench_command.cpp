@@ -128,12 +128,12 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   const report_plan plan = plan_report(f.run);
   // Keyed by the binary's bytes, the repetition length and the binary's own arguments: a rebuild
   // of the suite, or a run that times it otherwise, is a new build.
-  const std::shared_ptr<history_plan> history = plan_gbench_history(
-      f.run.no_history,
-      f.run.history_option->count() > 0 ? std::optional<std::string>(f.run.history) : std::nullopt,
-      s.binary,
-      fmt::format("--min-time {}{}{}", format_duration(s.min_time), s.args.empty() ? "" : " -- ",
-                  quoted_command(s.args)));
+  const std::shared_ptr<history_plan> history =
+      plan_gbench_history(history_request_of(f.run, plan), s.binary,
+                          fmt::format("--min-time {}{}{}", format_duration(s.min_time),
+                                      s.args.empty() ? "" : " -- ", quoted_command(s.args)),
+                          ctx.err);
+  check_report_file(plan);
   s.memory = memory_of(history);
   const auto progress = configure_logging(f.run.log_level, ctx.err);
   // Windows: refuses here, before anything runs (not supported there yet).
