@@ -225,7 +225,7 @@ void add_run_command(CLI::App& root, context& ctx) {
   // The options live on the root app so that `harness -w x` works without `run`; `run` falls
   // through to them.
   auto flags = std::make_shared<run_flags>();
-  add_run_options(root, *flags);
+  add_run_options(root, *flags, ctx.program);
   root.footer(examples(ctx.program, ctx.host.workloads()));
   CLI::App* run_app =
       root.add_subcommand("run", "Run the experiment (the default when no subcommand is given)");
