@@ -75,6 +75,33 @@ if ! (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" -w empty -n 12 
   sed 's/^/    | /' "$work/err"
 fi
 
+# Reports and a history broken in one place each, for compare, report and --history (issue 27):
+# every value read is checked for its type and range, and named by its place in the file.
+ln -s loop.json "$box/loop.json"
+if ! python3 - "$box" <<'PY'
+import json, sys
+box = sys.argv[1]
+good = json.load(open(box + "/good.json"))
+rows = good["benchmarks"]
+row = next(i for i, r in enumerate(rows) if r["run_type"] == "iteration" and r["phase"] == "prepared")
+def broken(name, value):
+    doc = json.loads(json.dumps(good))
+    doc["benchmarks"][row]["ticks"] = value
+    text = json.dumps(doc, indent=1)
+    open(f"{box}/{name}.json", "w").write(text if value != "1e400" else text.replace('"1e400"', "1e400"))
+broken("negative", -1280.3)
+broken("string-ticks", "500")
+broken("overflow", "1e400")
+broken("huge", 2e15)
+open(box + "/row.txt", "w").write(str(row))
+json.dump({"harness_history": 1, "speeds": [{"machine": "m", "reference_ticks": "fast",
+           "seen": "t", "seen_unix": 1}], "floors": []}, open(box + "/bad-history.json", "w"))
+PY
+then
+  fail "setup: could not write the broken reports"
+fi
+row=$(cat "$box/row.txt")
+
 # A folder's modification time is left out with dir_times=0: `ab` with two builds checks that -o's
 # folder takes a file (a file made and removed) and keeps its workers' stderr in a folder of TMPDIR
 # (made and removed) before a worker refuses; what the folders hold is still compared.
@@ -188,6 +215,20 @@ bad history-and-no-history "--history and --no-history contradict each other" --
   --history "$box/h.json" --no-history
 bad history-foreign "$box/foreign.json: not a harness history" -- -w empty -n 3 \
   --history "$box/foreign.json"
+bad history-malformed \
+  "$box/bad-history.json: speeds[0].reference_ticks: expected a whole number of 0 or more, got a string" \
+  -- -w empty -n 3 --history "$box/bad-history.json"
+bad history-folder "--history: $box/folder: it is a directory, not a regular file" -- \
+  -w empty -n 3 --history "$box/folder"
+bad history-loop "--history: $box/loop.json: it cannot be looked at: Too many levels of symbolic links (ELOOP)" \
+  -- -w empty -n 3 --history "$box/loop.json"
+# The report would replace the history: one file, however it is named.
+bad history-is-output "--history '$box/r.json' and -o '$box/r.json' are one file" -- \
+  -w empty -n 3 -o "$box/r.json" --history "$box/r.json"
+bad history-is-output-link "--history '$box/real/target.json' and -o '$box/link.json' are one file" \
+  -- -w empty -n 3 -o "$box/link.json" --history "$box/real/target.json"
+bad history-is-output-dotted "--history './../r.json' and -o '$box/r.json' are one file" -- \
+  -w empty -n 3 -o "$box/r.json" --history ./../r.json
 
 # --- the command line itself ----------------------------------------------------------------------
 bad unknown-option "'--frob' is not an option of harness; see harness --help" -- --frob
@@ -214,6 +255,14 @@ bad compare-threshold-twice "--threshold: given 2 times" -- compare --threshold 
   --threshold 2% "$box/good.json" "$box/good.json"
 bad compare-format "--format: invalid value 'xml'" -- compare --format xml "$box/good.json" \
   "$box/good.json"
+bad compare-negative "$box/negative.json: benchmarks[$row].ticks: a sample of -1280.3 ticks is out of range" \
+  -- compare "$box/good.json" "$box/negative.json"
+bad compare-huge "$box/huge.json: benchmarks[$row].ticks: a sample of 2e+15 ticks is out of range" \
+  -- compare "$box/good.json" "$box/huge.json"
+bad compare-type "$box/string-ticks.json: benchmarks[$row].ticks: expected a number, got a string" \
+  -- compare "$box/string-ticks.json" "$box/good.json"
+bad compare-overflow "$box/overflow.json: not JSON: number overflow parsing '1e400'" -- \
+  compare "$box/good.json" "$box/overflow.json"
 
 # --- report, and the HTML pages of compare and clocks (issue 18) ---------------------------------
 bad report-nothing "REPORT is required" -- report
@@ -224,6 +273,12 @@ bad report-folder "cannot read '$box/folder': it is a folder" -- report "$box/fo
 bad report-not-json "$box/notes.txt: not JSON" -- report "$box/notes.txt" -o "$box/r.html"
 bad report-not-harness "not a harness JSON report" -- report "$box/real/target.json" \
   -o "$box/r.html"
+bad report-negative "$box/negative.json: benchmarks[$row].ticks: a sample of -1280.3 ticks is out of range" \
+  -- report "$box/negative.json" -o "$box/r.html"
+bad report-type "$box/string-ticks.json: benchmarks[$row].ticks: expected a number, got a string" \
+  -- report "$box/string-ticks.json" -o "$box/r.html"
+bad report-overflow "$box/overflow.json: not JSON: number overflow parsing '1e400'" -- \
+  report "$box/overflow.json" -o "$box/r.html"
 bad report-output-extension "harness report writes an HTML page; name a file ending in .html" -- \
   report "$box/good.json" -o "$box/r.json"
 bad report-output-folder "--output: " -- report "$box/good.json" -o "$box/folder"
@@ -263,7 +318,12 @@ bad gbench-output-folder "--output: " -- gbench -o "$box/folder" -- "$box/exe"
 # The history is read before the binary runs (which would exit 5 here: it writes no JSON).
 bad gbench-history-foreign "$box/foreign.json: not a harness history" -- \
   gbench --history "$box/foreign.json" -- "$box/exe"
-bad gbench-history-folder "is not a regular file" -- gbench --history "$box/folder" -- "$box/exe"
+bad gbench-history-folder "it is a directory, not a regular file" -- \
+  gbench --history "$box/folder" -- "$box/exe"
+bad gbench-history-loop "Too many levels of symbolic links (ELOOP)" -- \
+  gbench --history "$box/loop.json" -- "$box/exe"
+bad gbench-history-is-output "--history '$box/g.json' and -o '$box/g.json' are one file" -- \
+  gbench -o "$box/g.json" --history "$box/g.json" -- "$box/exe"
 bad gbench-history-no-folder "does not exist" -- gbench --history "$box/none/h.json" -- "$box/exe"
 bad gbench-history-both "--history and --no-history contradict each other" -- \
   gbench --history "$box/h.json" --no-history -- "$box/exe"

@@ -201,7 +201,7 @@ fi
 printf 'my notes\n' >"$work/notes.txt"
 bad history-foreign "not a harness history" "${hist[@]}" --history "$work/notes.txt"
 if [ "$(cat "$work/notes.txt")" = "my notes" ]; then pass; else fail "history-foreign: the file was changed"; fi
-bad history-folder "is not a regular file" "${hist[@]}" --history "$work"
+bad history-folder "it is a directory, not a regular file" "${hist[@]}" --history "$work"
 bad history-no-folder "does not exist" "${hist[@]}" --history "$work/none/h.json"
 bad history-both "contradict" "${hist[@]}" --history "$work/history.json" --no-history
 bad blocks-zero "--blocks: invalid value '0'" --blocks 0
@@ -217,6 +217,31 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   contains out "pin to CPU" non-root
   contains out "REFUSED: Permission denied (EACCES)" non-root
   contains err "refused" non-root
+  # Defaults degrade, explicit choices refuse (issue 27): with a HOME this user may not enter, the
+  # default history cannot be looked at (EACCES): one warning, and the run goes on without it;
+  # the same file named with --history is exit 2 with the same reason. A HOME of the test's own.
+  mkdir "$work/home000" && chmod 000 "$work/home000"
+  default_history=$work/home000/.local/state/harness/history.json
+  env -u HARNESS_HISTORY -u XDG_STATE_HOME HOME="$work/home000" \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$work/harness-copy" -w empty -n 3 \
+    --warmup 0 --no-baseline --detail >"$work/out" 2>"$work/err"
+  code=$?
+  if [ "$code" -eq 0 ]; then pass; else fail "non-root-home: exit code $code"; fi
+  contains err "harness: warning: the default history cannot be used: $default_history: it cannot be looked at: Permission denied (EACCES); running without one; give --history FILE or --no-history" non-root-home
+  if [ "$(grep -c 'history' "$work/err")" -eq 1 ]; then pass; else
+    fail "non-root-home: not one warning line"
+    sed 's/^/    | /' "$work/err"
+  fi
+  contains out "history: none" non-root-home
+  env -u HARNESS_HISTORY HOME="$work/home000" \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$work/harness-copy" -w empty -n 3 \
+    --warmup 0 --history "$default_history" >"$work/out" 2>"$work/err"
+  code=$?
+  if [ "$code" -eq 2 ]; then pass; else fail "non-root-history: exit code $code, expected 2"; fi
+  contains err ": --history: $default_history: it cannot be looked at: Permission denied (EACCES); name a file this user may read and write, or give --no-history" non-root-history
+  lacks out "first call" non-root-history
+  chmod 755 "$work/home000"
+  if [ ! -e "$work/home000/.local" ]; then pass; else fail "non-root-home: the HOME was written"; fi
 else
   echo "SKIP: non-root run (needs root and setpriv to drop privileges)"
 fi

@@ -143,6 +143,39 @@ TEST(CliRun, TheUsersBinaryIsTheirs) {
   EXPECT_THAT(help.out, Not(HasSubstr("'sort*'")));
   EXPECT_THAT(help.out, Not(HasSubstr("  harness ")));
 
+  // Every subcommand's help and examples too (issue 27: `my_bench compare --help` showed
+  // `harness compare old.json new.json`). What may still say harness: the history's default path
+  // and its variable, the root's "(the harness command line)", and ab --a's words for what a
+  // worker binary may be (the library, not this program).
+  const std::vector<std::pair<const char*, const char*>> helps = {
+      {"run", nullptr},
+      {"list", nullptr},
+      {"clocks", nullptr},
+      {"doctor", nullptr},
+      {"compare", "  my_bench compare old.json new.json\n"},
+      {"report", "  my_bench -o run.json && my_bench report run.json -o run.html\n"},
+      {"gbench", "  my_bench gbench -- ./my_benchmarks\n"},
+      {"ab", "  my_bench ab "},
+  };
+  for (const auto& [command, example] : helps) {
+    SCOPED_TRACE(command);
+    const auto h = call({command, "--help"});
+    EXPECT_EQ(h.code, exit_ok);
+    if (example != nullptr) {
+      EXPECT_THAT(h.out, HasSubstr(example));
+    }
+    std::string text = help.out + h.out;
+    for (const std::string allowed :
+         {"~/.local/state/harness/history.json", "$HARNESS_HISTORY", "(the harness command line)",
+          "a harness binary, or any program linked with harness::main"}) {
+      for (auto at = text.find(allowed); at != std::string::npos; at = text.find(allowed))
+        text.erase(at, allowed.size());
+    }
+    EXPECT_THAT(text, Not(HasSubstr("harness"))) << h.out;
+  }
+  EXPECT_THAT(call({"gbench", "--help"}).out, HasSubstr("my_bench sets --benchmark_repetitions"));
+  EXPECT_THAT(call({"--help"}).out, HasSubstr("(see `my_bench clocks`"));
+
   const auto list = call({"list"});
   EXPECT_EQ(list.code, exit_ok);
   EXPECT_THAT(list.out, HasSubstr("run one with: my_bench -w NAME[/ARG] (without -w: exact)"));

@@ -353,15 +353,21 @@ TEST(CompareParseRun, RefusesWhatIsNotAHarnessReport) {
   EXPECT_THAT(message(R"({"benchmarks": []})"), HasSubstr("r.json: not a harness JSON report"));
   EXPECT_THAT(message(R"({"harness": {"schema_version": 7}})"),
               HasSubstr("r.json: schema_version 7 is not one this harness reads (1)"));
-  EXPECT_THAT(message(R"({"harness": {"schema_version": 1}, "benchmarks": []})"),
-              HasSubstr("r.json: a harness report with a missing or malformed field"));
-  EXPECT_THAT(message(R"({"harness": {"schema_version": 1,
+  EXPECT_EQ(message(R"({"harness": {"schema_version": 1}, "benchmarks": []})"),
+            "r.json: harness.clock: missing");
+  EXPECT_EQ(message(R"({"harness": {"schema_version": 1,
       "clock": {"name": "c", "ticks_per_second": 0}}, "benchmarks": []})"),
-              HasSubstr("ticks_per_second 0 is out of range: a clock ticks from 1 to 1e15"));
+            "r.json: harness.clock.ticks_per_second: 0 is out of range: a clock ticks from 1 to "
+            "1e15 times a second");
   // Figures converted to ns would be infinite: refused, not computed.
   EXPECT_THAT(message(R"({"harness": {"schema_version": 1,
       "clock": {"name": "c", "ticks_per_second": 1e-300}}, "benchmarks": []})"),
-              HasSubstr("ticks_per_second 1e-300 is out of range"));
+              HasSubstr("harness.clock.ticks_per_second: 1e-300 is out of range"));
+  // A number no double holds is not JSON, said as such (it was nlohmann's out_of_range, exit 1).
+  EXPECT_THAT(message(R"({"harness": {"schema_version": 1,
+      "clock": {"name": "c", "ticks_per_second": 1e400}}, "benchmarks": []})"),
+              HasSubstr("r.json: not JSON: number overflow parsing '1e400'"));
+  EXPECT_THAT(message("not json"), Not(HasSubstr("[json.exception")));
   EXPECT_THAT(message(R"({"harness": {"schema_version": 1,
       "clock": {"name": "c", "ticks_per_second": 1e9}, "workloads": []}, "benchmarks": [
       {"run_name": "w", "run_type": "iteration", "phase": "prepared", "ticks": 1e300}]})"),
@@ -443,6 +449,100 @@ std::string report_json(const std::vector<std::pair<std::string, std::vector<dou
         {"workloads", workloads}}},
       {"benchmarks", rows}};
   return doc.dump();
+}
+
+// The message parse_run gives for `doc`, or "no error".
+std::string parse_error(const nlohmann::json& doc) {
+  try {
+    parse_run(doc.dump(), "r.json");
+  } catch (const usage_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// A report of one workload "w" with prepared samples 1000, 1001, ... (rows 0 to 11) and
+// overhead_ticks 40 at batch 4, that each test below breaks in one place.
+nlohmann::json one_workload_report() {
+  nlohmann::json doc = nlohmann::json::parse(report_json({{"w", samples(1000)}}));
+  doc["harness"]["workloads"][0]["phases"][0]["overhead_ticks"] = 40;
+  doc["harness"]["workloads"][0]["phases"][0]["batch"] = 4;
+  return doc;
+}
+
+TEST(CompareParseRun, ATypeErrorNamesTheFileAndTheFieldsPath) {
+  EXPECT_EQ(parse_error(one_workload_report()), "no error");
+  auto doc = one_workload_report();
+  doc["benchmarks"][3]["ticks"] = "1000";
+  EXPECT_EQ(parse_error(doc), "r.json: benchmarks[3].ticks: expected a number, got a string");
+  doc = one_workload_report();
+  doc["benchmarks"][5] = 7;
+  EXPECT_EQ(parse_error(doc), "r.json: benchmarks[5]: expected an object, got the number 7");
+  doc = one_workload_report();
+  doc["benchmarks"][2].erase("run_name");
+  EXPECT_EQ(parse_error(doc), "r.json: benchmarks[2].run_name: missing");
+  doc = one_workload_report();
+  doc["harness"]["clock"]["name"] = nullptr;
+  EXPECT_EQ(parse_error(doc), "r.json: harness.clock.name: expected a string, got null");
+  doc = one_workload_report();
+  doc["harness"]["workloads"][0]["phases"][0]["batch"] = -1;
+  // Not 2^64 - 1 calls, as nlohmann's conversion made of it.
+  EXPECT_EQ(parse_error(doc),
+            "r.json: harness.workloads[0].phases[0].batch: expected a whole number of 0 or more, "
+            "got the number -1");
+  doc["harness"]["workloads"][0]["phases"][0]["batch"] = 0;
+  EXPECT_EQ(parse_error(doc),
+            "r.json: harness.workloads[0].phases[0].batch: expected a whole number of 1 or more, "
+            "got the number 0");
+  doc = one_workload_report();
+  doc["harness"]["workloads"][0]["phases"][0]["floor"]["confirmed"] = "yes";
+  EXPECT_EQ(parse_error(doc),
+            "r.json: harness.workloads[0].phases[0].floor.confirmed: expected true or false, got "
+            "a string");
+  doc = one_workload_report();
+  doc["harness"]["workloads"][0]["phases"][0]["reference_loop"]["slowdown_factor"] = 0.5;
+  EXPECT_THAT(parse_error(doc),
+              HasSubstr("r.json: harness.workloads[0].phases[0].reference_loop.slowdown_factor: "
+                        "0.5 is out of range"));
+  doc = one_workload_report();
+  doc["harness"]["workloads"] = {{"name", "w"}};
+  EXPECT_EQ(parse_error(doc), "r.json: harness.workloads: expected an array, got an object");
+  doc = one_workload_report();
+  doc["harness"]["clock"]["step_ticks"] = -10;
+  EXPECT_EQ(parse_error(doc),
+            "r.json: harness.clock.step_ticks: -10 is out of range: expected 0 to 1e15 ticks");
+  // null is what the writer puts for "not measured".
+  doc["harness"]["clock"]["step_ticks"] = nullptr;
+  EXPECT_EQ(parse_error(doc), "no error");
+  // A whole number written as 4.0 (a script's) is a count.
+  doc["harness"]["workloads"][0]["phases"][0]["batch"] = 4.0;
+  EXPECT_EQ(parse_error(doc), "no error");
+}
+
+TEST(CompareParseRun, ASampleBelowMinusItsOverheadIsRefused) {
+  // A sample is (raw - overhead) / batch with raw >= 0: here never below -40 / 4 = -10 ticks. An
+  // empty workload's samples may lie a little below 0, and are read as they are.
+  auto doc = one_workload_report();
+  doc["benchmarks"][4]["ticks"] = -10;
+  const run_file r = parse_run(doc.dump(), "r.json");
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].values[4], -10);
+  doc["benchmarks"][4]["ticks"] = -10.5;
+  EXPECT_EQ(parse_error(doc),
+            "r.json: benchmarks[4].ticks: a sample of -10.5 ticks is out of range: a sample is "
+            "its calls' time less the timer overhead, so it lies at or above minus the overhead "
+            "per call (-10 ticks here)");
+  // The report of issue 27, whose negative samples compare took for "B faster" (B/A -1.28).
+  doc["benchmarks"][4]["ticks"] = -1280.3;
+  EXPECT_THAT(parse_error(doc), HasSubstr("r.json: benchmarks[4].ticks: a sample of -1280.3"));
+  doc["benchmarks"][4]["ticks"] = 2e15;
+  EXPECT_EQ(parse_error(doc),
+            "r.json: benchmarks[4].ticks: a sample of 2e+15 ticks is out of range (at most 1e15)");
+  // Without overhead_ticks (an older report, a script's) a sample is 0 or more.
+  doc = one_workload_report();
+  doc["harness"]["workloads"][0]["phases"][0].erase("overhead_ticks");
+  doc["benchmarks"][0]["ticks"] = -0.5;
+  EXPECT_THAT(parse_error(doc), HasSubstr("r.json: benchmarks[0].ticks: a sample of -0.5 ticks"));
 }
 
 TEST(CompareParseRun, AWorkloadWithoutAPreparedPhaseIsNamed) {

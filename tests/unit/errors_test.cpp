@@ -180,6 +180,66 @@ TEST(RunWorkloadErrors, AnExceptionNotDerivedFromStdExceptionIsTheWorkloadsToo) 
   EXPECT_FALSE(r.baseline.has_value());
 }
 
+// A returned count that cannot be an iteration count fails the workload as a negative one does
+// (issue 27): the report's time per iteration would otherwise divide by it without a word.
+TEST(RunWorkloadErrors, ACountThatCannotBeAnIterationCountFailsTheWorkload) {
+  struct returning {
+    const char* name;
+    std::function<std::uint64_t(int call)> count;  // what the workload's 1-based call returns
+    run_stage stage;
+    std::size_t sample;
+    const char* message;
+  };
+  const std::vector<returning> cases = {
+      // std::string::find's "not found": 1.8e19 iterations in a 100 ns call.
+      {"npos", [](int) { return std::uint64_t{std::string::npos}; }, run_stage::first_call, 0,
+       "it returned 18446744073709551615 iterations a call, and 1 call took at most 1.01e-07 s: "
+       "1.83e+26 iterations a second, more than any CPU does (1e+14)"},
+      // 10.2 million in 101 ns (the 100 measured and one clock step): a loop optimised away.
+      {"too fast", [](int) { return std::uint64_t{10'200'000}; }, run_stage::first_call, 0,
+       "it returned 10200000 iterations a call, and 1 call took at most 1.01e-07 s: 1.01e+14 "
+       "iterations a second"},
+      // A checksum, or a count that depends on the input: not the first call's.
+      {"changes", [](int call) { return std::uint64_t(100 + call / 2); }, run_stage::baseline, 1,
+       "the call returned 101 iterations, not the first call's 100: an iteration count is the "
+       "same in every call"},
+      {"first is zero", [](int call) { return std::uint64_t(call == 1 ? 0 : 5); },
+       run_stage::baseline, 1, "the call returned 5 iterations, not the first call's 0"},
+  };
+  for (const returning& c : cases) {
+    SCOPED_TRACE(c.name);
+    fake_os os;
+    stepping_clock clock(1);
+    int calls = 0;
+    auto w = testing::make_workload("w", [&]() -> std::uint64_t {
+      clock.advance(100);
+      return c.count(++calls);
+    });
+    const workload_result r =
+        run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
+    ASSERT_TRUE(r.failed());
+    EXPECT_FALSE(r.failure->threw);
+    EXPECT_THAT(r.failure->what(), HasSubstr(c.message));
+    EXPECT_EQ(r.failure->stage, c.stage);
+    EXPECT_EQ(r.failure->sample, c.sample);
+    expect_restored(os);
+  }
+  // Ten million in 101 ns, under 1e14 a second, and the same in every call: a count.
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = testing::make_workload("w", [&]() -> std::uint64_t {
+    clock.advance(100);
+    return 10'000'000;
+  });
+  run_options options = exact_options(3);
+  options.batch = 4;  // the invoker's sum of four calls is four counts
+  const workload_result r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_FALSE(r.failed()) << r.failure->what();
+  EXPECT_EQ(r.iterations_per_call, 10'000'000u);
+  ASSERT_TRUE(r.prepared.has_value());
+  EXPECT_EQ(r.prepared->values.size(), 3u);
+}
+
 // A caller of the library can give options the command line would have refused: that is checked
 // at the API's edge, before anything runs.
 TEST(RunWorkloadErrors, AnAutoTargetThatIsNoPositiveFractionIsAnInvalidArgument) {

@@ -208,16 +208,60 @@ TEST(ReportHtml, WhatIsNotAHarnessReportIsRefusedInWords) {
   nlohmann::json doc = nlohmann::json::parse(json.str());
   nlohmann::json bad = doc;
   bad["harness"]["clock"]["ticks_per_second"] = 0;
-  EXPECT_THAT(refusal(bad.dump()), HasSubstr("ticks_per_second 0 is out of range"));
+  EXPECT_EQ(refusal(bad.dump()),
+            "r.json: harness.clock.ticks_per_second: 0 is out of range: a clock ticks from 1 to "
+            "1e15 times a second");
   bad = doc;
   bad["benchmarks"][0]["family_index"] = 7;
   EXPECT_THAT(refusal(bad.dump()), HasSubstr("family_index 7 names no workload"));
   bad = doc;
-  bad["benchmarks"][0]["ticks"] = "many";
-  EXPECT_THAT(refusal(bad.dump()), HasSubstr("a sample row needs"));
+  bad["benchmarks"][0]["family_index"] = -1;
+  EXPECT_EQ(refusal(bad.dump()),
+            "r.json: benchmarks[0].family_index: expected a whole number of 0 or more, got the "
+            "number -1");
+  // Each type error names the file and the value's place, never nlohmann's words.
+  bad = doc;
+  bad["benchmarks"][3]["ticks"] = "many";
+  EXPECT_EQ(refusal(bad.dump()), "r.json: benchmarks[3].ticks: expected a number, got a string");
+  bad = doc;
+  bad["benchmarks"][3]["disturbed"] = 1;
+  EXPECT_EQ(refusal(bad.dump()),
+            "r.json: benchmarks[3].disturbed: expected true or false, got the number 1");
   bad = doc;
   bad["harness"].erase("workloads");
-  EXPECT_THAT(refusal(bad.dump()), HasSubstr("a harness report with a missing or malformed field"));
+  EXPECT_EQ(refusal(bad.dump()), "r.json: harness.workloads: missing");
+  bad = doc;
+  bad["harness"]["workloads"][0]["phases"][1]["phase"] = 2;
+  EXPECT_EQ(refusal(bad.dump()),
+            "r.json: harness.workloads[0].phases[1].phase: expected a string, got the number 2");
+  EXPECT_THAT(refusal(R"({"harness": {"schema_version": 1}, "benchmarks": [1e400]})"),
+              HasSubstr("r.json: not JSON: number overflow parsing '1e400'"));
+}
+
+TEST(ReportHtml, ASampleBelowMinusItsOverheadIsRefused) {
+  std::ostringstream json;
+  write_json_report(json, analyze_run(synthetic_run(20)));
+  const nlohmann::json doc = nlohmann::json::parse(json.str());
+  // The first prepared sample row, and its phase's lowest possible sample: (0 - overhead) / batch.
+  std::size_t row = 0;
+  while (doc["benchmarks"][row]["phase"] != "prepared")
+    ++row;
+  const nlohmann::json& phase = doc["harness"]["workloads"][0]["phases"][2];
+  ASSERT_EQ(phase["phase"], "prepared");
+  const double lowest = -phase["overhead_ticks"].get<double>() / phase["batch"].get<double>();
+  ASSERT_LT(lowest, 0);
+  nlohmann::json edited = doc;
+  edited["benchmarks"][row]["ticks"] = lowest;  // an empty workload's sample may be this low
+  std::istringstream in(edited.dump());
+  std::ostringstream page;
+  EXPECT_NO_THROW(write_html_from_json(page, in, "r.json"));
+  edited["benchmarks"][row]["ticks"] = lowest - 1;
+  EXPECT_EQ(refusal(edited.dump()),
+            fmt::format("r.json: benchmarks[{}].ticks: a sample of {} ticks is out of range: a "
+                        "sample is its calls' time less the timer overhead, so it lies at or "
+                        "above minus the overhead per call ({:g} ticks in {}'s prepared phase)",
+                        row, nlohmann::json(lowest - 1).dump(), lowest,
+                        doc["harness"]["workloads"][0]["name"].get<std::string>()));
 }
 
 TEST(ReportHtml, FormatByNameAndExtension) {

@@ -48,11 +48,14 @@ class run_history {
   };
   static moment now();
 
-  // Parses a history file's text; throws usage_error naming `source` when it is not a harness
-  // history of a version this build reads.
+  // Parses a history file's text; throws usage_error "SOURCE: WHY" when it is not a harness
+  // history of a version this build reads, or a record is malformed ("SOURCE: floors[2].batch:
+  // expected a whole number of 0 or more, got a string").
   static run_history parse(std::string_view json_text, const std::string& source);
   // Reads `path`: a missing file is an empty history; anything but a regular file holding a
-  // harness history is a usage_error naming the path and why (it is never overwritten).
+  // harness history is a usage_error "PATH: WHY", with the system's reason when it cannot be
+  // looked at or read ("Permission denied (EACCES)"). The caller says which history it was
+  // (--history, the default) and what to do; the file is never overwritten.
   static run_history load(const std::filesystem::path& path);
   std::string to_json() const;
 

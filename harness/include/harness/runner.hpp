@@ -183,7 +183,8 @@ inline const char* to_string(run_stage stage) noexcept {
 // call of `calls_per_sample` calls) it failed in. What was measured before it stays in the result.
 struct workload_failure {
   std::string message;        // what it threw (the exception's what()), or what it did wrong
-  bool threw = true;          // false: a call returned a negative iteration count, or the
+  bool threw = true;          // false: a call returned a count that is none (negative, not the
+                              // first call's, more than 1e14 a second: sampler.hpp), or the
                               // benchmark tool reported an error (`harness gbench`: SkipWithError)
   bool making_input = false;  // the fresh input's maker failed (with_fresh_input), not a call
   run_stage stage = run_stage::first_call;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -16,6 +17,8 @@
 
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
+#include "json_field.hpp"
+#include "platform/files.hpp"
 
 namespace harness {
 namespace {
@@ -38,8 +41,10 @@ json moment_json(const run_history::moment& m) {
   return {{"seen", m.text}, {"seen_unix", m.unix_seconds}};
 }
 
-run_history::moment moment_of(const json& j) {
-  return {j.at("seen_unix").get<std::int64_t>(), j.at("seen").get<std::string>()};
+using field = json_field<json>;
+
+run_history::moment moment_of(const field& record) {
+  return {record.at("seen_unix").integer(), record.at("seen").text()};
 }
 
 // Applies the record rules to one value: returns true when `value` should be stored (and the
@@ -65,58 +70,65 @@ run_history run_history::parse(std::string_view json_text, const std::string& so
   json doc;
   try {
     doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    throw usage_error(fmt::format(
-        "{}: not a harness history (not JSON: {}); name another file with --history, or "
-        "--no-history",
-        source, e.what()));
+  } catch (const json::exception& e) {
+    // A syntax error, or a number no double holds (out_of_range: 1e400).
+    throw usage_error(
+        fmt::format("{}: not a harness history (not JSON: {})", source, json_error_text(e)));
   }
   if (!doc.is_object() || !doc.contains(kMarker)) {
-    throw usage_error(fmt::format(
-        "{}: not a harness history (no \"{}\" key), so it is left alone; name another file "
-        "with --history, or --no-history",
-        source, kMarker));
+    throw usage_error(fmt::format("{}: not a harness history (no \"{}\" key)", source, kMarker));
   }
   if (!doc[kMarker].is_number_integer() || doc[kMarker].get<int>() != kHistoryVersion) {
     throw usage_error(fmt::format("{}: a harness history of version {}, this build reads {}",
                                   source, doc[kMarker].dump(), kHistoryVersion));
   }
+  // A record of the wrong shape is named with its place: "floors[2].batch: expected ...".
   run_history h;
-  try {
-    for (const json& r : doc.value("speeds", json::array())) {
-      h.speeds_.push_back({r.at("machine").get<std::string>(),
-                           r.at("reference_ticks").get<std::uint64_t>(), moment_of(r)});
-    }
-    for (const json& r : doc.value("floors", json::array())) {
-      h.floors_.push_back({r.at("machine").get<std::string>(), r.at("build").get<std::string>(),
-                           r.at("workload").get<std::string>(), r.at("batch").get<std::uint64_t>(),
-                           r.at("floor_ticks").get<double>(), moment_of(r)});
-    }
-  } catch (const json::exception& e) {
-    throw usage_error(
-        fmt::format("{}: a harness history with a malformed record: {}", source, e.what()));
+  const field root(doc, source);
+  if (const auto speeds = root.find("speeds")) {
+    speeds->each([&](const field& r) {
+      h.speeds_.push_back({r.at("machine").text(), r.at("reference_ticks").count(), moment_of(r)});
+    });
+  }
+  if (const auto floors = root.find("floors")) {
+    floors->each([&](const field& r) {
+      const field ticks = r.at("floor_ticks");
+      if (!(ticks.number() >= 0 && ticks.number() <= 1e15))
+        ticks.refuse(
+            fmt::format("{} is out of range: a floor is 0 to 1e15 ticks", ticks.json().dump()));
+      h.floors_.push_back({r.at("machine").text(), r.at("build").text(), r.at("workload").text(),
+                           r.at("batch").count(), ticks.number(), moment_of(r)});
+    });
   }
   return h;
 }
 
 run_history run_history::load(const std::filesystem::path& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (status.type() == std::filesystem::file_type::not_found) return {};
-  if (ec || !std::filesystem::is_regular_file(status)) {
-    throw usage_error(fmt::format(
-        "--history: '{}' is not a regular file, so it is neither read nor replaced; name a "
-        "file, or give --no-history",
-        path.string()));
+  // What is there, through the OS layer: the system's reason when it cannot be looked at (EACCES
+  // in a folder this user may not enter), not a guess from std::filesystem's "none" type.
+  const platform::path_facts facts = platform::inspect_path(path);
+  switch (facts.kind) {
+    case platform::path_kind::missing:
+      return {};
+    case platform::path_kind::regular:
+      break;
+    case platform::path_kind::unknown:
+      throw usage_error(fmt::format("{}: it cannot be looked at: {}", path.string(), facts.reason));
+    default:
+      throw usage_error(
+          fmt::format("{}: it is a {}, not a regular file, so it is neither read nor replaced",
+                      path.string(), facts.what));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw usage_error(fmt::format("--history: '{}' cannot be read: {}", path.string(),
-                                  std::generic_category().message(errno)));
+    const int error = errno;
+    throw usage_error(
+        fmt::format("{}: it cannot be read: {}", path.string(),
+                    error != 0 ? platform::errno_text(error) : "it cannot be opened"));
   }
   std::ostringstream text;
   text << in.rdbuf();
-  return parse(text.str(), "--history: " + path.string());
+  return parse(text.str(), path.string());
 }
 
 std::string run_history::to_json() const {

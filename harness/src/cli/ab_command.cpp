@@ -329,7 +329,8 @@ void add_ab_command(CLI::App& root, context& ctx) {
                   "Calls per sample, both sides (default: calibrated, the larger need of the two)");
   cmd->add_option("--min-sample-time", flags->min_sample_time,
                   "Shortest sample before batching (default: 1000 steps of the clock)");
-  cmd->add_option("--clock", flags->clock, "Clock to sample with (see `harness clocks`)");
+  cmd->add_option("--clock", flags->clock,
+                  fmt::format("Clock to sample with (see `{} clocks`)", ctx.program));
   cmd->add_option("--format", flags->format,
                   "Report format: console, json, csv (a row per round), markdown or html");
   flags->output_option = cmd->add_option(

@@ -55,10 +55,10 @@ void add_compare_command(CLI::App& root, context& ctx) {
   };
   auto flags = std::make_shared<compare_flags>();
   CLI::App* cmd = root.add_subcommand(
-      "compare",
-      "Compare JSON reports (harness --format json), one side against the other: per workload, "
-      "the prepared minimums with their floor intervals, and whether both sides saw the same CPU "
-      "speed");
+      "compare", fmt::format("Compare JSON reports ({} --format json), one side against the other: "
+                             "per workload, the prepared minimums with their floor intervals, and "
+                             "whether both sides saw the same CPU speed",
+                             ctx.program));
   cmd->add_option("REPORTS", flags->pair,
                   "Two reports: A (e.g. the old build's) and B (the new build's)");
   cmd->add_option("-a", flags->a,
@@ -73,25 +73,26 @@ void add_compare_command(CLI::App& root, context& ctx) {
                 "or a side without its prepared phase); it is still listed");
   cmd->add_option("--format", flags->format,
                   "text (the default), json, or html (a page drawing each workload's floors)");
-  cmd->footer(
+  cmd->footer(fmt::format(
       "Exit codes: 0 every workload compared and none B slower beyond --threshold; 4 one or "
       "more slower; 6 none slower but one or more not compared (--allow-not-compared: 0); 2 bad "
       "input.\n"
       "Examples:\n"
-      "  harness compare old.json new.json\n"
-      "  harness compare --threshold 2% --format json old.json new.json\n"
-      "  harness compare --format html old.json new.json > compare.html\n"
-      "  harness compare -a old1.json -a old2.json -a old3.json -b new1.json -b new2.json -b "
-      "new3.json");
+      "  {0} compare old.json new.json\n"
+      "  {0} compare --threshold 2% --format json old.json new.json\n"
+      "  {0} compare --format html old.json new.json > compare.html\n"
+      "  {0} compare -a old1.json -a old2.json -a old3.json -b new1.json -b new2.json -b "
+      "new3.json",
+      ctx.program));
   cmd->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
       const bool by_side = !flags->a.empty() || !flags->b.empty();
       if (by_side ? (!flags->pair.empty() || flags->a.empty() || flags->b.empty())
                   : flags->pair.size() != 2) {
         throw usage_error(fmt::format(
-            "compare: give two reports (harness compare A.json B.json) or at least one report "
-            "per side (-a A.json ... -b B.json ...); got {} positional, {} with -a, {} with -b",
-            flags->pair.size(), flags->a.size(), flags->b.size()));
+            "compare: give two reports ({} compare A.json B.json) or at least one report per "
+            "side (-a A.json ... -b B.json ...); got {} positional, {} with -a, {} with -b",
+            ctx.program, flags->pair.size(), flags->a.size(), flags->b.size()));
       }
       const double threshold = parse_threshold(flags->threshold);
       if (flags->format != "text" && flags->format != "json" && flags->format != "html") {

@@ -128,12 +128,12 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   const report_plan plan = plan_report(f.run);
   // Keyed by the binary's bytes, the repetition length and the binary's own arguments: a rebuild
   // of the suite, or a run that times it otherwise, is a new build.
-  const std::shared_ptr<history_plan> history = plan_gbench_history(
-      f.run.no_history,
-      f.run.history_option->count() > 0 ? std::optional<std::string>(f.run.history) : std::nullopt,
-      s.binary,
-      fmt::format("--min-time {}{}{}", format_duration(s.min_time), s.args.empty() ? "" : " -- ",
-                  quoted_command(s.args)));
+  const std::shared_ptr<history_plan> history =
+      plan_gbench_history(history_request_of(f.run, plan), s.binary,
+                          fmt::format("--min-time {}{}{}", format_duration(s.min_time),
+                                      s.args.empty() ? "" : " -- ", quoted_command(s.args)),
+                          ctx.err);
+  check_report_file(plan);
   s.memory = memory_of(history);
   const auto progress = configure_logging(f.run.log_level, ctx.err);
   // Windows: refuses here, before anything runs (not supported there yet).
@@ -396,9 +396,10 @@ void add_gbench_command(CLI::App& root, context& ctx) {
           ->capture_default_str();
   flags->vs_option = cmd->add_option(
       "--vs", flags->vs,
-      "OLD: compare this Google Benchmark binary (A) with the one after -- (B), benchmark by "
-      "benchmark, in rounds of one new invocation of each (ABBA order); the answer per benchmark "
-      "is `harness ab`'s: B/A with its 95% interval and a verdict");
+      fmt::format("OLD: compare this Google Benchmark binary (A) with the one after -- (B), "
+                  "benchmark by benchmark, in rounds of one new invocation of each (ABBA order); "
+                  "the answer per benchmark is `{} ab`'s: B/A with its 95% interval and a verdict",
+                  ctx.program));
   flags->vs_only = {
       cmd->add_option("--max-time", flags->max_time,
                       "With --vs: the longest the rounds of one benchmark may take")
@@ -424,8 +425,8 @@ void add_gbench_command(CLI::App& root, context& ctx) {
   cmd->add_option("BINARY", flags->command,
                   "After --: the Google Benchmark binary and its own arguments "
                   "(--benchmark_filter=... and others pass through)");
-  cmd->footer(
-      "The harness sets --benchmark_repetitions, --benchmark_out, --benchmark_out_format, "
+  cmd->footer(fmt::format(
+      "{0} sets --benchmark_repetitions, --benchmark_out, --benchmark_out_format, "
       "--benchmark_min_time and --benchmark_min_warmup_time itself; those, --benchmark_format, "
       "--benchmark_report_aggregates_only, --benchmark_list_tests and --benchmark_dry_run are "
       "refused. The binary is run as given: the PATH is not searched.\n"
@@ -433,13 +434,14 @@ void add_gbench_command(CLI::App& root, context& ctx) {
       "3 a benchmark reported an error (SkipWithError); 5 the binary failed (could not start, "
       "crashed, exited non-zero, wrote no Google Benchmark JSON); 130/143 interrupted.\n"
       "Examples:\n"
-      "  harness gbench -- ./my_benchmarks\n"
-      "  harness gbench -n 10 --cpu 2 -o report.json -- ./my_benchmarks "
+      "  {0} gbench -- ./my_benchmarks\n"
+      "  {0} gbench -n 10 --cpu 2 -o report.json -- ./my_benchmarks "
       "--benchmark_filter=BM_sort\n"
-      "  harness gbench --vs ./old_benchmarks -- ./new_benchmarks --benchmark_filter=BM_sort\n"
+      "  {0} gbench --vs ./old_benchmarks -- ./new_benchmarks --benchmark_filter=BM_sort\n"
       "With --vs, exit codes: 0 answered; 4 B slower beyond --fail-if-slower in a benchmark; 2 "
       "bad input (also an OLD or BINARY that is not executable); 3 a benchmark reported an error; "
-      "5 a binary failed; 130/143 interrupted.\n");
+      "5 a binary failed; 130/143 interrupted.\n",
+      ctx.program));
   cmd->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
       return flags->vs_option->count() > 0 ? gbench_vs_action(*flags, ctx)

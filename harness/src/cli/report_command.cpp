@@ -42,14 +42,15 @@ void as_usage_error(const std::function<void()>& check) {
 
 // What is at the path and its extension; whether its folder takes a new file is checked only once
 // the page is made (the check makes and removes a file there), so a bad input touches nothing.
-void check_output(const std::filesystem::path& path) {
+void check_output(const std::filesystem::path& path, const std::string& program) {
   as_usage_error([&] { check_output_path(path); });
   if (format_for_extension(path) != report_format::html) {
     const std::string ext = path.extension().string();
     throw usage_error(fmt::format(
-        "--output: '{}' has {}: harness report writes an HTML page; name a file ending in .html "
-        "or .htm",
-        path.string(), ext.empty() ? std::string("no extension") : "the extension '" + ext + "'"));
+        "--output: '{}' has {}: {} report writes an HTML page; name a file ending in .html or "
+        ".htm",
+        path.string(), ext.empty() ? std::string("no extension") : "the extension '" + ext + "'",
+        program));
   }
 }
 
@@ -60,7 +61,7 @@ int report(const report_flags& flags, context& ctx) {
       throw usage_error("--output: the path is empty; give a file name such as 'report.html'");
     }
     output = std::filesystem::path(flags.output);
-    check_output(*output);
+    check_output(*output, ctx.program);
   }
   const std::filesystem::path input(flags.input);
   std::ifstream in = compare::open_report(input);
@@ -86,18 +87,20 @@ int report(const report_flags& flags, context& ctx) {
 void add_report_command(CLI::App& root, context& ctx) {
   auto flags = std::make_shared<report_flags>();
   CLI::App* cmd = root.add_subcommand(
-      "report",
-      "Draw a run's JSON report (harness --format json, or -o FILE.json) as an HTML page: the "
-      "samples in order with the floor, each phase's distribution, the summary");
+      "report", fmt::format("Draw a run's JSON report ({} --format json, or -o FILE.json) as an "
+                            "HTML page: the samples in order with the floor, each phase's "
+                            "distribution, the summary",
+                            ctx.program));
   cmd->add_option("REPORT", flags->input, "The JSON report to draw")->required();
   flags->output_option =
       cmd->add_option("-o,--output", flags->output,
                       "The page to write (.html or .htm; replaced whole, never half-written); "
                       "without it, stdout");
   cmd->footer(
-      "Examples:\n"
-      "  harness -w 'sort*' -o run.json && harness report run.json -o run.html\n"
-      "  harness report run.json > run.html");
+      fmt::format("Examples:\n"
+                  "  {0} -o run.json && {0} report run.json -o run.html\n"
+                  "  {0} report run.json > run.html",
+                  ctx.program));
   cmd->callback([&ctx, flags] { ctx.action = [&ctx, flags] { return report(*flags, ctx); }; });
 }
 

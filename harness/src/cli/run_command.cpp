@@ -85,21 +85,26 @@ report_plan plan_report(const run_flags& flags) {
     plan.file = std::filesystem::path(flags.output);
     // A file that cannot be written is found before the run, not after it: a user's mistake in
     // the path they typed (a folder, a missing folder, no permission), exit 2. What is at the path
-    // is looked at before its format is taken (a folder has no extension to tell one from), and
-    // the probe file that shows the folder takes a new file is made only after that, so a bad
-    // command line touches nothing.
-    const auto as_usage_error = [](const auto& check) {
-      try {
-        check();
-      } catch (const output_error& e) {
-        throw usage_error(fmt::format("--output: {}", e.what()));
-      }
-    };
-    as_usage_error([&] { check_output_path(*plan.file); });
+    // is looked at before its format is taken (a folder has no extension to tell one from); the
+    // probe file that shows the folder takes a new file is made later (check_report_file), after
+    // every other check, so a bad command line touches nothing.
+    try {
+      check_output_path(*plan.file);
+    } catch (const output_error& e) {
+      throw usage_error(fmt::format("--output: {}", e.what()));
+    }
     plan.file_format = format_for_file(*plan.file, chosen);
-    as_usage_error([&] { check_writable(*plan.file); });
   }
   return plan;
+}
+
+void check_report_file(const report_plan& plan) {
+  if (!plan.file) return;
+  try {
+    check_writable(*plan.file);
+  } catch (const output_error& e) {
+    throw usage_error(fmt::format("--output: {}", e.what()));
+  }
 }
 
 std::string render(const report_model& model, report_format format) {
@@ -122,10 +127,9 @@ int run(const run_flags& flags, context& ctx) {
   check_cpu(flags, allowed);
   const clock_source& clock = ctx.host.clock(flags.clock);
   const report_plan plan = plan_report(flags);
-  const std::shared_ptr<history_plan> history = plan_history(
-      flags.no_history,
-      flags.history_option->count() > 0 ? std::optional<std::string>(flags.history) : std::nullopt,
-      clock, options.tuning);
+  const std::shared_ptr<history_plan> history =
+      plan_history(history_request_of(flags, plan), clock, options.tuning, ctx.err);
+  check_report_file(plan);
   options.memory = memory_of(history);
   const auto progress = configure_logging(flags.log_level, ctx.err);
   if (progress->enabled()) {
@@ -221,7 +225,7 @@ void add_run_command(CLI::App& root, context& ctx) {
   // The options live on the root app so that `harness -w x` works without `run`; `run` falls
   // through to them.
   auto flags = std::make_shared<run_flags>();
-  add_run_options(root, *flags);
+  add_run_options(root, *flags, ctx.program);
   root.footer(examples(ctx.program, ctx.host.workloads()));
   CLI::App* run_app =
       root.add_subcommand("run", "Run the experiment (the default when no subcommand is given)");

@@ -48,8 +48,12 @@ struct report_plan {
   std::optional<std::filesystem::path> file;
   report_format file_format = report_format::json;
 };
-// Checks --format, --line and -o (the file's folder takes a new file); throws usage_error.
+// Checks --format, --line and -o (what is at its path); throws usage_error. Nothing is made.
 report_plan plan_report(const run_flags& flags);
+// Checks that the plan's file can be written: its folder takes a new file (one is made and
+// removed), a device may be written. Last of the checks, so that a usage error found by another
+// leaves the folder untouched. Throws usage_error.
+void check_report_file(const report_plan& plan);
 
 // The report in `format`, as text.
 std::string render(const report_model& model, report_format format);

@@ -161,7 +161,7 @@ run_options options_from(const run_flags& flags) {
   return options;
 }
 
-void add_run_options(CLI::App& app, run_flags& flags) {
+void add_run_options(CLI::App& app, run_flags& flags, std::string_view program) {
   app.add_option("-w,--workload", flags.workloads,
                  "Workload to run: NAME, a glob (* and ?), NAME/ARG, NAME/A,B,C (a list), "
                  "NAME/LO..HI:xF (LO, LO*F, ... and HI) or NAME/LO..HI:+S (LO, LO+S, ... up to "
@@ -198,8 +198,9 @@ void add_run_options(CLI::App& app, run_flags& flags) {
   app.add_option("--min-sample-time", flags.min_sample_time,
                  "Shortest sample before batching kicks in (default: 1000 steps of the clock)");
   app.add_option("--clock", flags.clock,
-                 "Clock to sample with (see `harness clocks`; default: the cheapest fine "
-                 "monotonic wall clock)");
+                 fmt::format("Clock to sample with (see `{} clocks`; default: the cheapest fine "
+                             "monotonic wall clock)",
+                             program));
   app.add_flag("--lock-memory", flags.lock_memory,
                "Lock the process's memory (mlockall) for the prepared phase");
   flags.max_hold_option =

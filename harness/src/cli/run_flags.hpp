@@ -74,8 +74,9 @@ platform::priority_level parse_priority(const std::string& text);
 double parse_percentage(const std::string& text, std::string_view option, bool zero_allowed,
                         std::string_view expected);
 
-// Registers every option of `run` on `app`, writing into `flags`.
-void add_run_options(CLI::App& app, run_flags& flags);
+// Registers every option of `run` on `app`, writing into `flags`; `program` is the command as
+// invoked, which the help names.
+void add_run_options(CLI::App& app, run_flags& flags, std::string_view program);
 // The parts of them `gbench` shares: --history, --no-history; --warmup, --cpu, --no-pin,
 // --priority; and --no-baseline, --detail, --format, -o, --line, --log-level.
 void add_history_options(CLI::App& app, run_flags& flags);

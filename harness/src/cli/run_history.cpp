@@ -5,6 +5,7 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <ostream>
 #include <system_error>
 #include <utility>
@@ -13,36 +14,145 @@
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
 #include "output_file.hpp"
+#include "platform/files.hpp"
 
 namespace harness::cli {
 
 namespace {
 
+// Links followed before giving up, as Linux does (its MAXSYMLINKS).
+constexpr int kMaxLinks = 40;
+
+// `path` absolute, with the chain of symbolic links it starts followed even where it dangles (the
+// writer creates a dangling link's target), then `.`, `..` and the links of its folders resolved.
+std::filesystem::path resolved(const std::filesystem::path& path) {
+  std::error_code ec;
+  std::filesystem::path at = std::filesystem::absolute(path, ec);
+  if (ec) return path;
+  for (int hops = 0; hops < kMaxLinks && std::filesystem::is_symlink(at, ec); ++hops) {
+    const std::filesystem::path next = std::filesystem::read_symlink(at, ec);
+    if (ec) break;
+    at = next.is_absolute() ? next : at.parent_path() / next;
+  }
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(at, ec);
+  return ec ? at.lexically_normal() : canonical;
+}
+
+// Where the history comes from, which decides what a history that cannot be used means.
+enum class history_source {
+  option,       // --history FILE: refused, exit 2
+  environment,  // $HARNESS_HISTORY: the user's choice as well, refused likewise
+  fallback,     // the state folder's default: a warning, and no history
+};
+
+std::string label_of(history_source source) {
+  return source == history_source::option ? "--history" : "HARNESS_HISTORY";
+}
+
+// The nearest folder of `path` that exists, where the default history's folders would be made.
+std::filesystem::path nearest_existing_folder(const std::filesystem::path& path) {
+  std::filesystem::path at = path.parent_path();
+  std::error_code ec;
+  while (at.has_relative_path() && !std::filesystem::exists(at, ec))
+    at = at.parent_path();
+  return at.empty() ? std::filesystem::path(".") : at;
+}
+
+// Why the history at `path` cannot be used, "PATH: REASON"; empty when it can. Reads it into
+// `records`. Looks at the file, reads it and asks whether it can be replaced, in that order, so
+// that the first refusal is the one the user sees; the last check makes and removes a file in its
+// folder (output_file.hpp's check_writable), only once everything else has passed.
+std::string unusable(const std::filesystem::path& path, history_source source,
+                     run_history& records) {
+  try {
+    records = run_history::load(path);
+  } catch (const usage_error& e) {
+    return e.what();
+  }
+  // The default's folders are made when it is first written: then the nearest one that exists
+  // must take new entries.
+  std::error_code ec;
+  const std::filesystem::path folder = path.parent_path();
+  if (source == history_source::fallback && !folder.empty() &&
+      !std::filesystem::is_directory(folder, ec)) {
+    const std::filesystem::path base = nearest_existing_folder(path);
+    if (!std::filesystem::is_directory(base, ec)) {
+      return fmt::format("{}: its folder cannot be made: '{}' is not a folder", path.string(),
+                         base.string());
+    }
+    if (const int error = platform::write_permission(base); error != 0) {
+      return fmt::format("{}: its folder cannot be made in '{}': {}", path.string(), base.string(),
+                         platform::errno_text(error));
+    }
+    return {};
+  }
+  try {
+    check_writable(path);
+  } catch (const output_error& e) {
+    return e.what();  // "cannot write 'PATH': ..."
+  }
+  return {};
+}
+
 // The file read, with the machine's key and the build's fingerprint; nullptr when none is kept.
-std::shared_ptr<history_plan> plan_at(bool no_history, const std::optional<std::string>& named,
-                                      std::string machine,
-                                      const std::filesystem::path& build_file) {
-  if (no_history && named) {
+std::shared_ptr<history_plan> plan_at(const history_request& request, std::string machine,
+                                      const std::filesystem::path& build_file, std::ostream& err) {
+  if (request.off && request.named) {
     throw usage_error("--history and --no-history contradict each other: give one of them");
   }
-  if (no_history) return nullptr;
-  auto plan = std::make_shared<history_plan>();
-  plan->named = named.has_value();
-  if (named && named->empty()) {
+  if (request.off) return nullptr;
+  if (request.named && request.named->empty()) {
     throw usage_error("--history: the path is empty; give a file, or --no-history");
   }
-  plan->path = named ? std::filesystem::path(*named) : default_history_path();
-  if (plan->path.empty()) return nullptr;
-  if (plan->named) {
-    // Like -o: a file that cannot be written is found before the run.
-    const auto parent = plan->path.parent_path();
-    std::error_code ec;
-    if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
-      throw usage_error(
-          fmt::format("--history: the folder of '{}' does not exist", plan->path.string()));
+  auto plan = std::make_shared<history_plan>();
+  history_source source = history_source::fallback;
+  const char* env = std::getenv("HARNESS_HISTORY");
+  if (request.named) {
+    source = history_source::option;
+    plan->path = *request.named;
+  } else if (env != nullptr && *env != '\0') {
+    if (std::string_view(env) == "off") return nullptr;
+    source = history_source::environment;
+    plan->path = env;
+  } else {
+    plan->path = history_path_from(std::nullopt, platform::state_directory());
+    if (plan->path.empty()) {
+      fmt::print(err,
+                 "harness: warning: the default history has no place here (its folder comes from "
+                 "XDG_STATE_HOME or HOME, LOCALAPPDATA on Windows, and none is set): running "
+                 "without one; give --history FILE or --no-history\n");
+      return nullptr;
     }
   }
-  plan->records = run_history::load(plan->path);
+  plan->named = source != history_source::fallback;
+  // The report written over the history would leave a file the next run refuses as one.
+  if (request.report && same_file(plan->path, *request.report)) {
+    if (source == history_source::fallback) {
+      fmt::print(err,
+                 "harness: warning: the default history cannot be used: {} is the file -o "
+                 "writes the report to; running without one; give --history FILE or "
+                 "--no-history\n",
+                 plan->path.string());
+      return nullptr;
+    }
+    throw usage_error(fmt::format(
+        "{} '{}' and -o '{}' are one file: the report would replace the history, and the next "
+        "run would refuse it as one; give each its own file",
+        label_of(source), plan->path.string(), request.report->string()));
+  }
+  if (const std::string why = unusable(plan->path, source, plan->records); !why.empty()) {
+    if (source == history_source::fallback) {
+      fmt::print(err,
+                 "harness: warning: the default history cannot be used: {}; running without "
+                 "one; give --history FILE or --no-history\n",
+                 why);
+      return nullptr;
+    }
+    throw usage_error(fmt::format(
+        "{}: {}; name a file this user may read and write, {}", label_of(source), why,
+        source == history_source::option ? "or give --no-history"
+                                         : "unset HARNESS_HISTORY, or give --no-history"));
+  }
   plan->machine = std::move(machine);
   plan->build = file_fingerprint(build_file);
   plan->at = run_history::now();
@@ -51,22 +161,35 @@ std::shared_ptr<history_plan> plan_at(bool no_history, const std::optional<std::
 
 }  // namespace
 
-std::shared_ptr<history_plan> plan_history(bool no_history, const std::optional<std::string>& named,
-                                           const clock_source& clock,
-                                           const sampler_settings& tuning) {
-  return plan_at(no_history, named,
-                 machine_key(clocks::detect_tsc_features().brand, clock.name(),
-                             clock.ticks_per_second(), tuning.reference_iterations),
-                 platform::executable_path());
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
+  return resolved(a) == resolved(b);
 }
 
-std::shared_ptr<history_plan> plan_gbench_history(bool no_history,
-                                                  const std::optional<std::string>& named,
+history_request history_request_of(const run_flags& flags, const report_plan& plan) {
+  history_request request;
+  request.off = flags.no_history;
+  if (flags.history_option->count() > 0) request.named = flags.history;
+  request.report = plan.file;
+  return request;
+}
+
+std::shared_ptr<history_plan> plan_history(const history_request& request,
+                                           const clock_source& clock,
+                                           const sampler_settings& tuning, std::ostream& err) {
+  return plan_at(request,
+                 machine_key(clocks::detect_tsc_features().brand, clock.name(),
+                             clock.ticks_per_second(), tuning.reference_iterations),
+                 platform::executable_path(), err);
+}
+
+std::shared_ptr<history_plan> plan_gbench_history(const history_request& request,
                                                   const std::filesystem::path& binary,
-                                                  std::string_view setup) {
+                                                  std::string_view setup, std::ostream& err) {
   auto plan = plan_at(
-      no_history, named,
-      machine_key(clocks::detect_tsc_features().brand, "Google Benchmark real_time in ns"), binary);
+      request, machine_key(clocks::detect_tsc_features().brand, "Google Benchmark real_time in ns"),
+      binary, err);
   if (plan && !plan->build.empty()) plan->build = fmt::format("{} ({})", plan->build, setup);
   return plan;
 }

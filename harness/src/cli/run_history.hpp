@@ -14,32 +14,49 @@
 #include "harness/history.hpp"
 #include "harness/run_report.hpp"
 #include "harness/runner.hpp"
+#include "run_command.hpp"
+#include "run_flags.hpp"
 
 namespace harness::cli {
 
 // The history this run reads and then adds to (history.hpp), when it keeps one.
 struct history_plan {
   std::filesystem::path path;
-  bool named = false;  // --history named it (else the default place)
+  bool named = false;  // --history or $HARNESS_HISTORY named it (else the default place)
   run_history records;
   std::string machine;
   std::string build;  // the executable's fingerprint; empty when it could not be read
   run_history::moment at;
 };
 
-// The history the flags ask for, read (a file that is not a harness history is a usage_error),
-// with this machine's key and this build's fingerprint; nullptr when none is kept (--no-history,
-// HARNESS_HISTORY=off, or no place for one). `named` is --history's value when given.
-std::shared_ptr<history_plan> plan_history(bool no_history, const std::optional<std::string>& named,
+// What the command line says of the history: --no-history, --history FILE, and the file -o
+// writes the report to, which the history may never be.
+struct history_request {
+  bool off = false;
+  std::optional<std::string> named;
+  std::optional<std::filesystem::path> report;
+};
+history_request history_request_of(const run_flags& flags, const report_plan& plan);
+
+// The history the request asks for, read, with this machine's key and this build's fingerprint;
+// nullptr when none is kept. Defaults degrade, explicit choices refuse: a history named by
+// --history or $HARNESS_HISTORY that cannot be used (it cannot be looked at, read or written, is
+// not a harness history, is the report file) is a usage_error with the system's reason; the
+// default place (history.hpp) that cannot be used, or that does not exist (no HOME), is one
+// warning line on `err`, and the run goes on without a history.
+std::shared_ptr<history_plan> plan_history(const history_request& request,
                                            const clock_source& clock,
-                                           const sampler_settings& tuning);
+                                           const sampler_settings& tuning, std::ostream& err);
 // The same for `harness gbench`: the machine is keyed by its CPU and Google Benchmark's real_time,
 // the build by the fingerprint of `binary` (the Google Benchmark binary, not the harness) and
 // `setup`, what else shapes its figures (the repetition length, the binary's own arguments).
-std::shared_ptr<history_plan> plan_gbench_history(bool no_history,
-                                                  const std::optional<std::string>& named,
+std::shared_ptr<history_plan> plan_gbench_history(const history_request& request,
                                                   const std::filesystem::path& binary,
-                                                  std::string_view setup);
+                                                  std::string_view setup, std::ostream& err);
+
+// Whether `a` and `b` name one file: the same path once symbolic links (a dangling one's chain
+// too), `.` and `..` are resolved, or two names (hard links) of one existing file.
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
 // What the history knows, for the runner; the floors only when the build could be identified.
 floor_memory memory_of(const std::shared_ptr<history_plan>& plan);

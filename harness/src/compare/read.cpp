@@ -1,19 +1,22 @@
 // Reading a harness JSON report for `harness compare`: the prepared phase of each workload, its
 // samples, the floor's confirmation and the clock facts, and the workloads named without a
-// prepared phase. A file that cannot be read (with the system's reason), or is not a harness
-// report of a schema this build reads, is a usage error naming the file.
+// prepared phase. A file that cannot be read (with the system's reason), that is not a harness
+// report of a schema this build reads, or that holds a value of another type or out of range (a
+// sample below minus its overhead, a clock of 0 ticks a second) is a usage error naming the file
+// and the value's place in it (json_field.hpp: `benchmarks[3].ticks: expected a number, ...`).
 #include <fmt/format.h>
 
 #include <cerrno>
-#include <cmath>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
+#include "json_field.hpp"
 
 namespace harness::compare {
 namespace {
@@ -28,12 +31,28 @@ using nlohmann::json;
 // The report schema this build reads (docs/output.md).
 constexpr int kSchemaVersion = 1;
 
-const json* find_prepared(const json& phases) {
-  for (const json& phase : phases) {
-    if (phase.at("phase").get<std::string>() == "prepared") return &phase;
-  }
-  return nullptr;
+using field = json_field<json>;
+
+// A count that must be 1 or more (calls per sample).
+std::uint64_t positive_count(const field& f) {
+  const std::uint64_t n = f.count();
+  if (n == 0) f.expected("a whole number of 1 or more");
+  return n;
 }
+
+// A clock figure in ticks (a step, a granularity): 0 to kMaxTicks.
+double ticks_figure(const field& f) {
+  const double x = f.number();
+  if (!(x >= 0 && x <= kMaxTicks))
+    f.refuse(fmt::format("{} is out of range: expected 0 to 1e15 ticks", f.json().dump()));
+  return x;
+}
+
+// A prepared sample as read: its ticks and its row in "benchmarks", for messages.
+struct sample_row {
+  double ticks;
+  std::size_t row;
+};
 
 run_file parse_document(const json& doc, const std::string& source) {
   if (!doc.is_object() || !doc.contains("harness") || !doc["harness"].is_object()) {
@@ -42,84 +61,111 @@ run_file parse_document(const json& doc, const std::string& source) {
         "json or -o FILE.json)",
         source));
   }
-  const json& h = doc["harness"];
-  const int version = h.value("schema_version", 0);
-  if (version != kSchemaVersion) {
+  const field root(doc, source);
+  const field h = root.at("harness");
+  const auto version = h.find("schema_version");
+  if (!version || !version->json().is_number_integer() ||
+      version->json().get<std::int64_t>() != kSchemaVersion) {
     throw usage_error(fmt::format("{}: schema_version {} is not one this harness reads ({})",
-                                  source, version, kSchemaVersion));
+                                  source, version ? version->json().dump() : "null",
+                                  kSchemaVersion));
   }
   run_file run;
   run.source = source;
-  if (doc.contains("context") && doc["context"].is_object()) {
-    run.date = doc["context"].value("date", "");
+  if (const auto context = root.find("context")) {
+    if (const auto date = context->find("date")) run.date = date->text();
   }
-  const json& clock = h.at("clock");
-  run.clock = clock.at("name").get<std::string>();
-  if (const auto s = h.find("source"); s != h.end() && s->is_object())
-    run.sample_source = s->value("sample", "");
-  run.ticks_per_second = clock.at("ticks_per_second").get<double>();
+  const field clock = h.at("clock");
+  run.clock = clock.at("name").text();
+  if (const auto s = h.find("source")) {
+    if (const auto sample = s->find("sample")) run.sample_source = sample->text();
+  }
+  const field rate = clock.at("ticks_per_second");
+  run.ticks_per_second = rate.number();
   // From the one-tick-a-second `time` to a petahertz: beyond, figures converted to ns would not
   // stay finite.
   if (!(run.ticks_per_second >= 1 && run.ticks_per_second <= kMaxTicksPerSecond)) {
-    throw usage_error(fmt::format(
-        "{}: clock ticks_per_second {} is out of range: a clock ticks from 1 to 1e15 times a "
-        "second",
-        source, run.ticks_per_second));
+    rate.refuse(fmt::format("{} is out of range: a clock ticks from 1 to 1e15 times a second",
+                            rate.json().dump()));
   }
-  if (clock.contains("step_ticks") && clock["step_ticks"].is_number()) {
-    run.step_ticks = clock["step_ticks"].get<double>();
-  }
-  if (clock.contains("granularity_ticks") && clock["granularity_ticks"].is_number()) {
-    run.granularity_ticks = clock["granularity_ticks"].get<double>();
-  }
+  if (const auto step = clock.find("step_ticks")) run.step_ticks = ticks_figure(*step);
+  if (const auto g = clock.find("granularity_ticks")) run.granularity_ticks = ticks_figure(*g);
 
-  std::map<std::string, std::vector<double>> samples;
-  for (const json& row : doc.at("benchmarks")) {
-    if (row.value("run_type", "") != "iteration" || row.value("phase", "") != "prepared") continue;
-    const double ticks = row.at("ticks").get<double>();
-    if (!(std::fabs(ticks) <= kMaxTicks)) {
-      throw usage_error(
-          fmt::format("{}: a sample of {} ticks is out of range (at most 1e15)", source, ticks));
+  // The prepared samples by workload; how low one may be is known once its phase is read.
+  const field rows = root.at("benchmarks");
+  std::map<std::string, std::vector<sample_row>> samples;
+  std::size_t index = 0;
+  rows.each([&](const field& row) {
+    const std::size_t at = index++;
+    const auto kind = row.find("run_type");
+    const auto phase = row.find("phase");
+    if (!kind || kind->text() != "iteration" || !phase || phase->text() != "prepared") return;
+    const field ticks = row.at("ticks");
+    const double value = ticks.number();
+    if (!(value <= kMaxTicks)) {
+      ticks.refuse(
+          fmt::format("a sample of {} ticks is out of range (at most 1e15)", ticks.json().dump()));
     }
-    samples[row.at("run_name").get<std::string>()].push_back(ticks);
-  }
-  for (const json& w : h.at("workloads")) {
-    const json* prepared = find_prepared(w.at("phases"));
-    if (prepared == nullptr) {
+    samples[row.at("run_name").text()].push_back({value, at});
+  });
+  h.at("workloads").each([&](const field& w) {
+    std::optional<field> prepared;
+    const field phases = w.at("phases");
+    phases.each([&](const field& phase) {
+      if (phase.at("phase").text() == "prepared" && !prepared) prepared = phase;
+    });
+    if (!prepared) {
       // Interrupted, or failed, before its prepared phase: named, so compare can say so.
       unsampled_workload u;
-      u.name = w.at("name").get<std::string>();
-      u.interrupted = w.value("interrupted", false);
-      if (w.contains("error") && w["error"].is_string()) u.error = w["error"].get<std::string>();
+      u.name = w.at("name").text();
+      if (const auto interrupted = w.find("interrupted")) u.interrupted = interrupted->flag();
+      if (const auto error = w.find("error")) u.error = error->text();
       run.unsampled.push_back(std::move(u));
-      continue;
+      return;
     }
     workload_run r;
-    r.name = w.at("name").get<std::string>();
-    r.batch = prepared->at("batch").get<std::uint64_t>();
-    for (auto [key, field] : {std::pair{"items_per_call", &r.items_per_call},
+    r.name = w.at("name").text();
+    r.batch = positive_count(prepared->at("batch"));
+    for (auto [key, value] : {std::pair{"items_per_call", &r.items_per_call},
                               std::pair{"bytes_per_call", &r.bytes_per_call}}) {
-      if (w.contains(key) && w[key].is_number() && w[key].get<double>() > 0)
-        *field = w[key].get<double>();
+      if (const auto amount = w.find(key); amount && amount->number() > 0)
+        *value = amount->number();
     }
-    const json& reference = prepared->at("reference_loop");
-    if (reference.at("runs").get<std::uint64_t>() > 0) {
-      r.reference_best = reference.at("best_ticks").get<std::uint64_t>();
+    const field reference = prepared->at("reference_loop");
+    if (reference.at("runs").count() > 0) r.reference_best = reference.at("best_ticks").count();
+    const field factor = reference.at("slowdown_factor");
+    run.slowdown_factor = factor.number();
+    if (!(run.slowdown_factor >= 1 && run.slowdown_factor <= 1e6)) {
+      factor.refuse(
+          fmt::format("{} is out of range: a slow-down factor is 1 to 1e6", factor.json().dump()));
     }
-    run.slowdown_factor = reference.at("slowdown_factor").get<double>();
-    r.verdict = prepared->value("verdict", "");
-    r.verdict_reason = prepared->value("verdict_reason", "");
-    if (prepared->contains("floor") && (*prepared)["floor"].is_object()) {
-      const json& floor = (*prepared)["floor"];
+    if (const auto verdict = prepared->find("verdict")) r.verdict = verdict->text();
+    if (const auto reason = prepared->find("verdict_reason")) r.verdict_reason = reason->text();
+    if (const auto floor = prepared->find("floor")) {
+      floor->object();
       r.floor_recorded = true;
-      r.floor_confirmed = floor.at("confirmed").get<bool>();
-      r.floor_reason = floor.value("reason", "");
+      r.floor_confirmed = floor->at("confirmed").flag();
+      if (const auto reason = floor->find("reason")) r.floor_reason = reason->text();
     }
+    // A sample is its calls' raw time less the timer overhead, per call: never below minus the
+    // overhead per call (an empty workload's samples may lie a little below 0, none further).
+    const auto overhead = prepared->find("overhead_ticks");
+    const double lowest =
+        -(overhead ? ticks_figure(*overhead) : 0.0) / static_cast<double>(r.batch);
     if (const auto found = samples.find(r.name); found != samples.end()) {
-      r.values = found->second;
+      for (const sample_row& s : found->second) {
+        if (!(s.ticks >= lowest)) {
+          const field row = rows.element(s.row);
+          row.at("ticks").refuse(fmt::format(
+              "a sample of {} ticks is out of range: a sample is its calls' time less the timer "
+              "overhead, so it lies at or above minus the overhead per call ({:g} ticks here)",
+              row.at("ticks").json().dump(), lowest));
+        }
+        r.values.push_back(s.ticks);
+      }
     }
     run.workloads.push_back(std::move(r));
-  }
+  });
   return run;
 }
 
@@ -129,15 +175,11 @@ run_file parse_run(std::string_view json_text, const std::string& source) {
   json doc;
   try {
     doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    throw usage_error(fmt::format("{}: not JSON: {}", source, e.what()));
-  }
-  try {
-    return parse_document(doc, source);
   } catch (const json::exception& e) {
-    throw usage_error(fmt::format("{}: a harness report with a missing or malformed field: {}",
-                                  source, e.what()));
+    // A syntax error, or a number no double holds (out_of_range: 1e400).
+    throw usage_error(fmt::format("{}: not JSON: {}", source, json_error_text(e)));
   }
+  return parse_document(doc, source);
 }
 
 std::ifstream open_report(const std::filesystem::path& path) {

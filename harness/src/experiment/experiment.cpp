@@ -52,7 +52,7 @@ void announce(const run_options& options, const std::string& name, std::string_v
 }
 
 // The phases in order, into `result`; preparation is applied through `prep` before the warmup.
-void run_phases(const detail::live_workload& workload, const run_options& options,
+void run_phases(detail::live_workload workload, const run_options& options,
                 const clock_facts& facts, platform::os_interface& os, preparation& prep,
                 workload_result& result, run_stage& stage) {
   const clock_source& clock = *facts.clock;
@@ -62,6 +62,9 @@ void run_phases(const detail::live_workload& workload, const run_options& option
   stage = run_stage::first_call;
   std::uint64_t iterations = 0;
   const std::uint64_t first_raw = detail::timed_sample(workload.session, clock, 1, iterations);
+  // Every sample's count is checked against this one (sampler.hpp: check_iteration_count).
+  workload.iterations_per_call = iterations;
+  detail::check_iteration_count(workload, 1, iterations, first_raw, cold_overhead, facts);
   result.first = single_sample(phase_kind::first, first_raw, cold_overhead);
   result.iterations_per_call = iterations;
 

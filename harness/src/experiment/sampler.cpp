@@ -1,6 +1,8 @@
 // The sampler: one phase's samples in blocks, with the reference loop in the gaps between them and
 // beside the samples (host slow-downs), context switches counted around long samples, progress
 // paced, a real-time sampler's hold on the CPU limited; and the warmup, which takes the same path.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,6 +25,36 @@ void rethrow_as_workload_threw(bool making_input) {
     throw workload_threw(e.what(), true, making_input);
   } catch (...) {
     throw workload_threw("an exception not derived from std::exception", true, making_input);
+  }
+}
+
+void check_iteration_count(const live_workload& workload, std::uint64_t calls, std::uint64_t count,
+                           std::uint64_t raw, std::uint64_t overhead, const clock_facts& facts) {
+  const std::uint64_t per_call = workload.iterations_per_call;
+  // The invoker sums the calls' counts modulo 2^64: so does the product.
+  if (count != per_call * calls) {
+    throw workload_threw(
+        fmt::format("{} returned {} iterations, not {}the first call's {}: an iteration count is "
+                    "the same in every call, and the time per iteration divides by it; return "
+                    "the number of iterations a call does, or void (pass a value to keep from "
+                    "the optimiser to benchmark::DoNotOptimize)",
+                    calls == 1 ? std::string("the call") : fmt::format("its {} calls", calls),
+                    count, calls == 1 ? std::string() : fmt::format("{} times ", calls), per_call),
+        false);
+  }
+  if (per_call == 0) return;
+  const double measured = std::max(0.0, static_cast<double>(raw) - static_cast<double>(overhead));
+  const double seconds =
+      facts.clock->to_seconds(1) * (measured + std::max(1.0, facts.resolution()));
+  const double rate = static_cast<double>(per_call) * static_cast<double>(calls) / seconds;
+  if (rate > kMaxIterationsPerSecond) {
+    throw workload_threw(
+        fmt::format("it returned {} iterations a call, and {} call{} took at most {:.3g} s: "
+                    "{:.3g} iterations a second, more than any CPU does ({:g}); such a count is "
+                    "not one (size_t's npos, a checksum), or the loop was optimised away; return "
+                    "the number of iterations a call does, or void",
+                    per_call, calls, calls == 1 ? "" : "s", seconds, rate, kMaxIterationsPerSecond),
+        false);
   }
 }
 
@@ -276,6 +308,7 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
       std::uint64_t raw = 0;
       try {
         raw = timed_sample(workload.session, clock, plan.batch, iterations);
+        check_iteration_count(workload, plan.batch, iterations, raw, plan.overhead, facts);
       } catch (workload_threw& e) {
         e.at_sample(phase.values.size() + 1, b + 1);
         throw;

@@ -30,7 +30,7 @@ class workload_threw {
   workload_threw(std::string message, bool threw, bool making_input = false)
       : message_(std::move(message)), threw_(threw), making_input_(making_input) {}
   const std::string& message() const noexcept { return message_; }
-  // false: the call returned a negative iteration count (it threw nothing).
+  // false: the call returned a count that cannot be an iteration count (it threw nothing).
   bool threw() const noexcept { return threw_; }
   // The fresh input's maker threw (with_fresh_input), not the call.
   bool making_input() const noexcept { return making_input_; }
@@ -57,11 +57,27 @@ class workload_threw {
 [[noreturn]] void rethrow_as_workload_threw(bool making_input = false);
 
 // The workload as the experiment runs it: its session (workload_session: the setup's state, the
-// calls) and its display name for progress.
+// calls), its display name for progress, and the iteration count its first call returned (0: none,
+// or not called yet), which the report divides a call's time by.
 struct live_workload {
   workload_session& session;
   std::string_view name;
+  std::uint64_t iterations_per_call = 0;
 };
+
+// The most iterations a second a returned count may claim: 20,000 a cycle of a 5 GHz core. The
+// widest vector loop does 64-1024 elements a cycle (1024 bits of AVX-512 popcounts); beyond this
+// the count is not an iteration count (size_t's npos, a checksum) or the loop was optimised away.
+inline constexpr double kMaxIterationsPerSecond = 1e14;
+
+// A returned count is an iteration count only when every call returns the first call's (the
+// figure per iteration divides by it) and no call claims more than kMaxIterationsPerSecond: `calls`
+// calls returned `count` in `raw` ticks, `overhead` of them the timer's. Otherwise the workload
+// fails, as with a negative count (errors.md): throws workload_threw, which threw nothing. The
+// time is bounded above by one clock resolution more than measured, so a fast legitimate count
+// is never refused for the clock's coarseness.
+void check_iteration_count(const live_workload& workload, std::uint64_t calls, std::uint64_t count,
+                           std::uint64_t raw, std::uint64_t overhead, const clock_facts& facts);
 
 // One timed sample: the sample's fresh inputs made first, untimed, then `reps` calls between two
 // clock reads and nothing else, so the raw sample is the calls plus the overhead that

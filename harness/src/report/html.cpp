@@ -23,6 +23,7 @@
 #include "check.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
+#include "json_field.hpp"
 #include "report/html.hpp"
 #include "report/html_assets.hpp"
 #include "report/json_document.hpp"
@@ -36,6 +37,9 @@ using json = nlohmann::ordered_json;
 struct phase_series {
   std::vector<double> ticks;    // ticks per call, timer overhead subtracted
   std::vector<char> disturbed;  // parallel to ticks
+  // Read back from a file: the lowest sample and its row in "benchmarks", to name it if refused.
+  double lowest = 0;
+  std::size_t lowest_row = 0;
 };
 // Per workload (in report order), per phase id ("baseline", "prepared").
 using run_series = std::vector<std::map<std::string, phase_series>>;
@@ -139,8 +143,11 @@ constexpr int kSchemaVersion = 1;
 constexpr double kMaxTicksPerSecond = 1e15;
 constexpr double kMaxTicks = 1e15;
 
+using field = json_field<json>;
+
 // What the page's script reads of the document, checked so that no report the harness could have
-// written draws a broken page, and anything else is refused in words.
+// written draws a broken page, and anything else is refused in words: the file and the value's
+// place in it (json_field.hpp).
 void check_document(const json& doc, run_series& series, const std::string& source) {
   if (!doc.is_object() || !doc.contains("harness") || !doc["harness"].is_object()) {
     throw usage_error(fmt::format(
@@ -157,78 +164,110 @@ void check_document(const json& doc, run_series& series, const std::string& sour
   if (!doc.contains("context") || !doc["context"].is_object()) {
     throw usage_error(fmt::format("{}: the report has no \"context\" object", source));
   }
-  const double rate = h.at("clock").at("ticks_per_second").get<double>();
-  if (!(rate >= 1 && rate <= kMaxTicksPerSecond)) {
-    throw usage_error(fmt::format(
-        "{}: clock ticks_per_second {} is out of range: a clock ticks from 1 to 1e15 times a "
-        "second",
-        source, rate));
+  const field root(doc, source);
+  const field harness = root.at("harness");
+  const field clock = harness.at("clock");
+  const field rate = clock.at("ticks_per_second");
+  if (!(rate.number() >= 1 && rate.number() <= kMaxTicksPerSecond)) {
+    rate.refuse(fmt::format("{} is out of range: a clock ticks from 1 to 1e15 times a second",
+                            rate.json().dump()));
   }
-  const json& workloads = h.at("workloads");
-  if (!workloads.is_array()) {
-    throw usage_error(fmt::format("{}: \"harness\".\"workloads\" is not an array", source));
-  }
-  for (const json& w : workloads) {
-    w.at("name").get<std::string>();
-    for (const json& p : w.at("phases"))
-      p.at("phase").get<std::string>();
-  }
-  if (series.size() > workloads.size()) {
+  const field workloads = harness.at("workloads");
+  if (series.size() > workloads.array().size()) {
     throw usage_error(
         fmt::format("{}: a sample row's family_index {} names no workload (the report lists {})",
-                    source, series.size() - 1, workloads.size()));
+                    source, series.size() - 1, workloads.array().size()));
   }
-  series.resize(workloads.size());
+  series.resize(workloads.array().size());
+  std::size_t w = 0;
+  workloads.each([&](const field& workload) {
+    workload.at("name").text();
+    const field phases = workload.at("phases");
+    phases.each([&](const field& phase) {
+      const std::string id = phase.at("phase").text();
+      const auto found = series[w].find(id);
+      if (found == series[w].end() || found->second.ticks.empty()) return;
+      // A sample is its calls' raw time less the timer overhead, per call: never below minus the
+      // overhead per call (an empty workload's may lie a little below 0, none further).
+      const auto overhead = phase.find("overhead_ticks");
+      const auto batch = phase.find("batch");
+      const double per_call = batch && batch->count() > 0 ? static_cast<double>(batch->count()) : 1;
+      const double lowest = -(overhead ? overhead->number() : 0.0) / per_call;
+      const phase_series& s = found->second;
+      if (!(s.lowest >= lowest)) {
+        const std::string place = fmt::format("benchmarks[{}].ticks", s.lowest_row);
+        const json value = s.lowest;
+        field(value, source, place)
+            .refuse(fmt::format(
+                "a sample of {} ticks is out of range: a sample is its calls' time less the "
+                "timer overhead, so it lies at or above minus the overhead per call ({:g} ticks "
+                "in {}'s {} phase)",
+                value.dump(), lowest, workload.at("name").text(), id));
+      }
+    });
+    ++w;
+  });
 }
 
 // Reads the document, keeping each sample row's figures in `series` and dropping the row itself,
-// so a report of a million samples is held as numbers, not as a million JSON objects.
+// so a report of a million samples is held as numbers, not as a million JSON objects. A sample row
+// is an element of the top-level "benchmarks" whose run_type is "iteration".
 json read_document(std::istream& in, run_series& series, const std::string& source) {
-  std::string row_error;
-  const auto keep_row = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
-    if (event != json::parse_event_t::object_end || !parsed.is_object() ||
-        !parsed.contains("run_type") || !parsed.contains("family_index")) {
+  std::optional<usage_error> row_error;
+  bool in_rows = false;  // inside the top-level "benchmarks"
+  std::size_t row = 0;   // the index in it of the element being parsed
+  const auto keep_row = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (depth == 1 && event == json::parse_event_t::key) in_rows = parsed == "benchmarks";
+    if (!in_rows || depth != 2) return true;
+    // An element of "benchmarks" ends: an object, an array or a value.
+    if (event != json::parse_event_t::object_end && event != json::parse_event_t::array_end &&
+        event != json::parse_event_t::value) {
       return true;
     }
-    if (!row_error.empty() || parsed["run_type"] != "iteration") return false;
-    const json& family = parsed["family_index"];
-    const json& phase = parsed.contains("phase") ? parsed["phase"] : json(nullptr);
-    const json& ticks = parsed.contains("ticks") ? parsed["ticks"] : json(nullptr);
-    if (!family.is_number_unsigned() || !phase.is_string() || !ticks.is_number() ||
-        !(std::fabs(ticks.get<double>()) <= kMaxTicks)) {
-      row_error = fmt::format(
-          "a sample row needs a family_index (0 or more), a phase and its ticks (at most 1e15): "
-          "{}",
-          parsed.dump());
+    // Every row is dropped: the page carries the document without them.
+    const std::size_t index = row++;
+    if (row_error || !parsed.is_object() || !parsed.contains("run_type") ||
+        parsed["run_type"] != "iteration") {
       return false;
     }
-    const auto w = family.get<std::size_t>();
-    // A report names each workload once; more families than that is a broken file.
-    if (w >= 1000000) {
-      row_error = fmt::format("family_index {} is out of range", w);
-      return false;
+    try {
+      const std::string place = fmt::format("benchmarks[{}]", index);
+      const field r(parsed, source, place);
+      const field family = r.at("family_index");
+      const std::uint64_t w = family.count();
+      // A report names each workload once; more families than that is a broken file.
+      if (w >= 1000000) family.refuse(fmt::format("{} is out of range (below 1000000)", w));
+      const std::string phase = r.at("phase").text();
+      const field ticks = r.at("ticks");
+      const double value = ticks.number();
+      if (!(value <= kMaxTicks)) {
+        ticks.refuse(fmt::format("a sample of {} ticks is out of range (at most 1e15)",
+                                 ticks.json().dump()));
+      }
+      const auto disturbed = r.find("disturbed");
+      const bool was_disturbed = disturbed && disturbed->flag();
+      if (series.size() <= w) series.resize(w + 1);
+      phase_series& s = series[w][phase];
+      if (s.ticks.empty() || value < s.lowest) {
+        s.lowest = value;
+        s.lowest_row = index;
+      }
+      s.ticks.push_back(value);
+      s.disturbed.push_back(was_disturbed ? 1 : 0);
+    } catch (const usage_error& e) {
+      row_error = e;  // thrown once the parse is done; the rows after it are dropped unread
     }
-    if (series.size() <= w) series.resize(w + 1);
-    phase_series& s = series[w][phase.get<std::string>()];
-    s.ticks.push_back(ticks.get<double>());
-    s.disturbed.push_back(parsed.value("disturbed", false) ? 1 : 0);
     return false;
   };
   json doc;
   try {
     doc = json::parse(in, keep_row);
-  } catch (const json::parse_error& e) {
-    throw usage_error(fmt::format("{}: not JSON: {}", source, e.what()));
   } catch (const json::exception& e) {
-    throw usage_error(fmt::format("{}: a sample row is malformed: {}", source, e.what()));
+    // A syntax error, or a number no double holds (out_of_range: 1e400).
+    throw usage_error(fmt::format("{}: not JSON: {}", source, json_error_text(e)));
   }
-  if (!row_error.empty()) throw usage_error(fmt::format("{}: {}", source, row_error));
-  try {
-    check_document(doc, series, source);
-  } catch (const json::exception& e) {
-    throw usage_error(fmt::format("{}: a harness report with a missing or malformed field: {}",
-                                  source, e.what()));
-  }
+  if (row_error) throw *row_error;
+  check_document(doc, series, source);
   // The charts draw the sampled phases, baseline and prepared; the first call is one sample, in
   // the text.
   for (auto& phases : series) {

@@ -1,0 +1,244 @@
+// The history's place on the command line (run_history.cpp): defaults degrade, explicit choices
+// refuse. A history named by --history or $HARNESS_HISTORY that cannot be used is exit 2 with the
+// system's reason; the default place that cannot be used is one warning line and a run without
+// one; the report file is never the history. Runs on the fake machine, with the history's folder
+// and the environment the test's own (a scratch folder; HARNESS_HISTORY, XDG_STATE_HOME and HOME
+// set for the test and put back). Linux: symbolic links and setenv.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fake_machine.hpp"
+#include "run_history.hpp"
+#include "scratch.hpp"
+
+namespace harness::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::fake_machine;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::outcome;
+using testing::read_text;
+using testing::scratch_folder;
+
+// Sets (or, with nullopt, unsets) an environment variable for the test's lifetime.
+class env_guard {
+ public:
+  env_guard(const char* name, std::optional<std::string> value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) {
+      ::setenv(name, value->c_str(), 1);
+    } else {
+      ::unsetenv(name);
+    }
+  }
+  ~env_guard() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  env_guard(const env_guard&) = delete;
+  env_guard& operator=(const env_guard&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// The default history in `state` (XDG_STATE_HOME), HARNESS_HISTORY unset.
+struct default_place {
+  env_guard history{"HARNESS_HISTORY", std::nullopt};
+  env_guard state;
+  explicit default_place(const fs::path& folder) : state("XDG_STATE_HOME", folder.string()) {}
+};
+
+outcome tiny_run(fake_machine& m, std::vector<const char*> extra) {
+  std::vector<const char*> args{"-w", "exact", "-n", "3", "--warmup", "0", "--blocks", "1"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return testing::run(m, args);
+}
+
+std::size_t lines_of(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+    ++n;
+  return n;
+}
+
+TEST(CliHistory, SameFileSeesThroughLinksDotsAndHardLinks) {
+  const scratch_folder dir("history");
+  const fs::path a = dir.path() / "a.json";
+  std::ofstream(a) << "{}";
+  fs::create_symlink("a.json", dir.path() / "link.json");
+  fs::create_hard_link(a, dir.path() / "hard.json");
+  fs::create_directory(dir.path() / "sub");
+  fs::create_symlink("new.json", dir.path() / "dangling.json");
+  EXPECT_TRUE(same_file(a, a));
+  EXPECT_TRUE(same_file(a, dir.path() / "." / "sub" / ".." / "a.json"));
+  EXPECT_TRUE(same_file(a, dir.path() / "link.json"));
+  EXPECT_TRUE(same_file(dir.path() / "hard.json", a));
+  // A dangling link's target, which the writer would create: neither exists yet.
+  EXPECT_TRUE(same_file(dir.path() / "dangling.json", dir.path() / "new.json"));
+  EXPECT_FALSE(same_file(a, dir.path() / "new.json"));
+  EXPECT_FALSE(same_file(a, dir.path() / "sub" / "a.json"));
+}
+
+TEST(CliHistory, TheReportFileIsNeverTheHistory) {
+  const scratch_folder dir("history");
+  const fs::path report = dir.path() / "r.json";
+  fake_machine m;
+  auto r = tiny_run(m, {"-o", report.c_str(), "--history", report.c_str()});
+  EXPECT_EQ(r.code, exit_usage);
+  EXPECT_THAT(r.err, HasSubstr(fmt::format("--history '{}' and -o '{}' are one file: the report "
+                                           "would replace the history",
+                                           report.string(), report.string())));
+  EXPECT_THAT(r.out, Not(HasSubstr("first call")));
+  EXPECT_EQ(dir.entries(), 0u);
+  // The same file by another name: through a link, with `./`.
+  fs::create_symlink("r.json", dir.path() / "link.json");
+  const fs::path dotted = dir.path() / "." / "r.json";
+  r = tiny_run(m, {"-o", (dir.path() / "link.json").c_str(), "--history", dotted.c_str()});
+  EXPECT_EQ(r.code, exit_usage);
+  EXPECT_THAT(r.err, HasSubstr("are one file"));
+  EXPECT_FALSE(fs::exists(report));
+  // $HARNESS_HISTORY is the user's choice too.
+  {
+    const env_guard history("HARNESS_HISTORY", report.string());
+    r = tiny_run(m, {"-o", report.c_str()});
+    EXPECT_EQ(r.code, exit_usage);
+    EXPECT_THAT(r.err, HasSubstr("HARNESS_HISTORY '" + report.string() + "' and -o"));
+  }
+  // The default place, when -o names it: no history this run, and the report is written.
+  const default_place place(dir.path() / "state");
+  const fs::path fallback = dir.path() / "state" / "harness" / "history.json";
+  fs::create_directories(fallback.parent_path());
+  r = tiny_run(m, {"-o", fallback.c_str()});
+  ASSERT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_EQ(r.err, fmt::format("harness: warning: the default history cannot be used: {} is the "
+                               "file -o writes the report to; running without one; give "
+                               "--history FILE or --no-history\n",
+                               fallback.string()));
+  EXPECT_THAT(read_text(fallback), HasSubstr("\"benchmarks\""));
+}
+
+TEST(CliHistory, AnExplicitHistoryThatCannotBeUsedIsRefusedWithTheSystemsReason) {
+  const scratch_folder dir("history");
+  fake_machine m;
+  // A loop of links: stat fails with ELOOP, said as the system says it.
+  fs::create_symlink("loop.json", dir.path() / "loop.json");
+  const fs::path loop = dir.path() / "loop.json";
+  auto r = tiny_run(m, {"--history", loop.c_str()});
+  EXPECT_EQ(r.code, exit_usage);
+  EXPECT_EQ(r.err, fmt::format("harness: --history: {}: it cannot be looked at: Too many levels of "
+                               "symbolic links (ELOOP); name a file this user may read and write, "
+                               "or give --no-history\n",
+                               loop.string()));
+  r = tiny_run(m, {"--history", dir.path().c_str()});
+  EXPECT_EQ(r.code, exit_usage);
+  EXPECT_THAT(r.err, HasSubstr(fmt::format("--history: {}: it is a directory, not a regular file",
+                                           dir.path().string())));
+  const fs::path in_missing = dir.path() / "none" / "h.json";
+  r = tiny_run(m, {"--history", in_missing.c_str()});
+  EXPECT_EQ(r.code, exit_usage);
+  EXPECT_THAT(r.err, HasSubstr(fmt::format("--history: cannot write '{}': its folder '{}' does "
+                                           "not exist",
+                                           in_missing.string(), (dir.path() / "none").string())));
+  {
+    const env_guard history("HARNESS_HISTORY", loop.string());
+    r = tiny_run(m, {});
+    EXPECT_EQ(r.code, exit_usage);
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("harness: HARNESS_HISTORY: {}: it cannot be looked "
+                                             "at: Too many levels of symbolic links (ELOOP); name "
+                                             "a file this user may read and write, unset "
+                                             "HARNESS_HISTORY, or give --no-history",
+                                             loop.string())));
+  }
+  EXPECT_EQ(dir.entries(), 1u);  // the loop, and nothing else
+}
+
+TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
+  const scratch_folder dir("history");
+  fake_machine m;
+  // The state folder is a loop of links: the default history cannot even be looked at.
+  fs::create_symlink("state", dir.path() / "state");
+  {
+    const default_place place(dir.path() / "state");
+    const auto r = tiny_run(m, {"--detail"});
+    ASSERT_EQ(r.code, exit_ok) << r.err;
+    EXPECT_EQ(r.err, fmt::format("harness: warning: the default history cannot be used: {}: it "
+                                 "cannot be looked at: Too many levels of symbolic links (ELOOP); "
+                                 "running without one; give --history FILE or --no-history\n",
+                                 (dir.path() / "state" / "harness" / "history.json").string()));
+    EXPECT_THAT(r.out, HasSubstr("history: none"));
+  }
+  // A file where its folder would be made.
+  std::ofstream(dir.path() / "file") << "x";
+  {
+    const default_place place(dir.path() / "file");
+    const auto r = tiny_run(m, {});
+    ASSERT_EQ(r.code, exit_ok) << r.err;
+    EXPECT_EQ(lines_of(r.err, "\n"), 1u) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("its folder cannot be made: '{}' is not a folder; "
+                                             "running without one",
+                                             (dir.path() / "file").string())));
+  }
+  // Something else's file in its place: left as it was.
+  const fs::path fallback = dir.path() / "mine" / "harness" / "history.json";
+  fs::create_directories(fallback.parent_path());
+  std::ofstream(fallback) << "my notes\n";
+  {
+    const default_place place(dir.path() / "mine");
+    const auto r = tiny_run(m, {});
+    ASSERT_EQ(r.code, exit_ok) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("harness: warning: the default history cannot be "
+                                             "used: {}: not a harness history (not JSON: ",
+                                             fallback.string())));
+    EXPECT_THAT(r.err, Not(HasSubstr("[json.exception")));
+    EXPECT_EQ(read_text(fallback), "my notes\n");
+    // Named, the same file is refused.
+    const auto named = tiny_run(m, {"--history", fallback.c_str()});
+    EXPECT_EQ(named.code, exit_usage);
+    EXPECT_THAT(named.err, HasSubstr(fmt::format("harness: --history: {}: not a harness history",
+                                                 fallback.string())));
+  }
+  // No place at all (no XDG_STATE_HOME, no HOME).
+  {
+    const env_guard history("HARNESS_HISTORY", std::nullopt);
+    const env_guard state("XDG_STATE_HOME", std::nullopt);
+    const env_guard home("HOME", std::nullopt);
+    const auto r = tiny_run(m, {});
+    ASSERT_EQ(r.code, exit_ok) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("harness: warning: the default history has no place here"));
+    EXPECT_EQ(lines_of(r.err, "\n"), 1u) << r.err;
+  }
+}
+
+TEST(CliHistory, ADefaultThatCanBeUsedIsMadeAndKept) {
+  const scratch_folder dir("history");
+  fake_machine m;
+  const default_place place(dir.path() / "state");
+  const auto r = tiny_run(m, {"--detail"});
+  ASSERT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_EQ(r.err, "");
+  const fs::path fallback = dir.path() / "state" / "harness" / "history.json";
+  EXPECT_THAT(r.out, HasSubstr("history: " + fallback.string()));
+  EXPECT_THAT(read_text(fallback), HasSubstr("\"harness_history\": 1"));
+  // And with --no-history, nothing is said of it.
+  const auto off = tiny_run(m, {"--no-history"});
+  EXPECT_EQ(off.code, exit_ok);
+  EXPECT_EQ(off.err, "");
+}
+
+}  // namespace
+}  // namespace harness::cli
