@@ -130,8 +130,10 @@ if [ -d "$work/prefix" ] &&
     -DHARNESS_CONSUME=package -DCMAKE_PREFIX_PATH="$work/prefix" "${launcher[@]}" &&
   step "debug: build" cmake --build "$dir" -j "$jobs"; then
   "$dir/my_bench" -n 3 --warmup 0 --no-history -o "$work/debug.json" >"$work/debug.out" 2>&1
+  # The report wraps its lines: read it as one line of single spaces.
+  tr -s ' \n' '  ' <"$work/debug.out" >"$work/debug.flat"
   if grep -qF "YOUR BUILD: the file that registered it was compiled without optimisation" \
-    "$work/debug.out" && grep -qF "with assertions on (no NDEBUG)" "$work/debug.out" &&
+    "$work/debug.flat" && grep -qF "with assertions on (no NDEBUG)" "$work/debug.flat" &&
     python3 -c 'import json, sys
 b = json.load(open(sys.argv[1]))["harness"]["workloads"][0]["build"]
 assert b == {"optimized": False, "assertions": True}, b' "$work/debug.json"; then

@@ -165,6 +165,8 @@ struct fake_host {
   std::uint64_t slow_for = 0;
   double slow_factor = 1;
   std::vector<char> calls;  // which side sampled, in order
+  // Each call's sample count and reference iterations, in the same order.
+  std::vector<std::pair<std::size_t, std::uint32_t>> asked;
 
   double speed() const {
     return now_ns >= slow_from && now_ns < slow_from + slow_for ? slow_factor : 1.0;
@@ -193,9 +195,11 @@ class fake_side final : public ab_side {
     calibrated_with = {overhead, min_ticks};
     return batch_;
   }
-  ab_side_samples sample(std::size_t count, std::uint64_t batch, std::uint32_t) override {
+  ab_side_samples sample(std::size_t count, std::uint64_t batch,
+                         std::uint32_t reference_iterations) override {
     if (fail_at && host_.calls.size() >= *fail_at) throw ab_side_failure("fake: broke", true);
     host_.calls.push_back(name_);
+    host_.asked.emplace_back(count, reference_iterations);
     ab_side_samples s;
     s.reference = host_.spend(1'000);
     for (std::size_t i = 0; i < count; ++i) {
@@ -267,6 +271,35 @@ TEST(AbRounds, TheOrderAlternatesAndTheWarmupRunsFirst) {
   EXPECT_EQ(order.substr(0, 10), "ABABBAABBA");
   EXPECT_TRUE(p.rounds[0].a_first);
   EXPECT_FALSE(p.rounds[1].a_first);
+}
+
+TEST(AbRounds, WithinARoundTheSidesAlternateInStretchesWithTheReferenceAtTheEnds) {
+  fake_host host;
+  fake_side a(host, 'A', 10'000, 0, 1);
+  fake_side b(host, 'B', 10'000, 0, 1);
+  ab_options o = fake_options(host);
+  o.warmup = std::chrono::nanoseconds(0);
+  const ab_pair p = run_rounds(a, b, o);
+  // 4 ms / 20 us: 200 samples a side, capped at 64; 100 us stretches of 10 us samples: 10.
+  EXPECT_EQ(p.samples_per_side, 64U);
+  EXPECT_EQ(p.samples_per_stretch, 10U);
+  // After the warmup round (AB, one sample each): round 0 in 7 stretches (6 of 10 and one of 4),
+  // AB, BA, AB...; round 1 starts with B.
+  const std::string order(host.calls.begin(), host.calls.end());
+  EXPECT_EQ(order.substr(2, 16), "ABBAABBAABBAABBA");
+  EXPECT_EQ(order.substr(16, 4), "BAAB");
+  const std::uint32_t ref = ab_settings{}.reference_iterations;
+  for (std::size_t i = 2; i < 16; ++i) {
+    const std::size_t stretch = (i - 2) / 2;
+    EXPECT_EQ(host.asked[i].first, stretch < 6 ? 10U : 4U) << i;
+    // The reference loop runs around each side's first and last stretch only.
+    EXPECT_EQ(host.asked[i].second, stretch == 0 || stretch == 6 ? ref : 0U) << i;
+  }
+  // Every round's minimum is exact.
+  for (const ab_round& r : p.rounds) {
+    EXPECT_DOUBLE_EQ(r.a_min, 10'000);
+    EXPECT_DOUBLE_EQ(r.b_min, 10'000);
+  }
 }
 
 TEST(AbRounds, StopsAtMaxTimeWhenTheTargetIsNotMet) {

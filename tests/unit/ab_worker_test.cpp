@@ -785,9 +785,11 @@ TEST_F(AbBuilds, AnUnknownWorkloadOnEitherSideIsAUsageError) {
 }
 
 TEST_F(AbBuilds, AWorkerThatFailsMidRunEndsTheRunWithNoReport) {
-  int samples = 0;
+  // B's second worker (the second pair's) answers its first sample with garbage.
+  int hellos = 0;
   builds.tamper_b = [&](const std::string& command, std::string answer) {
-    if (command.starts_with("sample") && ++samples == 50)
+    if (command.starts_with("hello")) ++hellos;
+    if (command.starts_with("sample") && hellos == 2)
       return fake_answer{fake_answer::line, "¡garbage!", {}};
     return fake_answer{fake_answer::line, answer, {}};
   };

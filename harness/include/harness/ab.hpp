@@ -40,6 +40,12 @@ struct ab_settings {
   // At most this many samples of each side a round: a round minimum over 64 samples has settled,
   // and more would only lengthen the round.
   std::size_t max_samples_per_side = 64;
+  // Within a round the sides alternate in stretches of about this long (AB, BA, AB... by stretch,
+  // one sample a stretch for samples this long or longer), so each side's samples spread over
+  // the whole round and a change of the host's speed within it falls on both: on this VM the
+  // host's speed moved within 4 ms rounds, and A's then B's round halves gave round ratios
+  // spread +-3% (stdev 2.6%). Long enough that a worker's reply (~30 us) costs little.
+  std::chrono::microseconds stretch_time{100};
   // The interval is checked first after this many rounds (an order-statistic 95% interval of the
   // median needs 6; 20 keep one early lucky stretch from stopping the run), then every
   // check_every rounds.
@@ -235,7 +241,8 @@ struct ab_pair {
   std::uint64_t min_sample_ticks = 0;
   std::uint64_t overhead_a = 0;  // ticks subtracted from each raw sample
   std::uint64_t overhead_b = 0;
-  std::size_t samples_per_side = 1;  // per round
+  std::size_t samples_per_side = 1;     // per round
+  std::size_t samples_per_stretch = 1;  // taken in one go before the other side's turn
   std::size_t warmup_rounds = 0;
   double warmup_seconds = 0;
   std::vector<ab_round> rounds;

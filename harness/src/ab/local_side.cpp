@@ -67,13 +67,17 @@ ab_side_samples local_side::sample(std::size_t count, std::uint64_t batch,
   return guarded([&] {
     ab_side_samples s;
     s.raw.reserve(count);
-    const std::uint64_t before = detail::reference_run(clock_, reference_iterations);
+    // No reference iterations: no reference runs (a stretch in the middle of a round).
+    const std::uint64_t before =
+        reference_iterations == 0 ? 0 : detail::reference_run(clock_, reference_iterations);
     const std::uint64_t switches_before = count_switches_ ? *os_.involuntary_switches() : 0;
     std::uint64_t iterations = 0;
     for (std::size_t i = 0; i < count; ++i)
       s.raw.push_back(detail::timed_sample(*session_, clock_, batch, iterations));
     if (count_switches_) s.switches = *os_.involuntary_switches() - switches_before;
-    s.reference = std::max(before, detail::reference_run(clock_, reference_iterations));
+    s.reference = reference_iterations == 0
+                      ? before
+                      : std::max(before, detail::reference_run(clock_, reference_iterations));
     return s;
   });
 }

@@ -48,15 +48,29 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
   pair.a.iterations_per_call = a.facts().iterations_per_call;
   pair.b.iterations_per_call = b.facts().iterations_per_call;
 
-  const auto take_round = [&](std::size_t index, std::size_t k) {
+  // A round: `k` samples of each side, in stretches of `stretch` samples that alternate between
+  // the sides (the round's first side, then the other, then the other again...), the reference
+  // loop run around each side's first and last stretch.
+  const auto take_round = [&](std::size_t index, std::size_t k, std::size_t stretch) {
     ab_round r;
     r.a_first = a_goes_first(options.order, options.seed, index);
-    ab_side& first = r.a_first ? a : b;
-    ab_side& second = r.a_first ? b : a;
-    const ab_side_samples s1 = first.sample(k, pair.batch, tuning.reference_iterations);
-    const ab_side_samples s2 = second.sample(k, pair.batch, tuning.reference_iterations);
-    const ab_side_samples& sa = r.a_first ? s1 : s2;
-    const ab_side_samples& sb = r.a_first ? s2 : s1;
+    ab_side_samples sa;
+    ab_side_samples sb;
+    const std::size_t stretches = (k + stretch - 1) / stretch;
+    for (std::size_t j = 0; j < stretches; ++j) {
+      const std::size_t count = std::min(stretch, k - j * stretch);
+      const std::uint32_t reference =
+          j == 0 || j + 1 == stretches ? tuning.reference_iterations : 0;
+      // AB, BA, AB...: each side goes first in half the stretches of a round.
+      const bool a_now = r.a_first == (j % 2 == 0);
+      for (const bool is_a : {a_now, !a_now}) {
+        const ab_side_samples s = (is_a ? a : b).sample(count, pair.batch, reference);
+        ab_side_samples& into = is_a ? sa : sb;
+        into.raw.insert(into.raw.end(), s.raw.begin(), s.raw.end());
+        into.reference = std::max(into.reference, s.reference);
+        into.switches += s.switches;
+      }
+    }
     r.a_min = per_call(lowest(sa.raw), pair.overhead_a, pair.batch);
     r.b_min = per_call(lowest(sb.raw), pair.overhead_b, pair.batch);
     r.reference = std::max(sa.reference, sb.reference);
@@ -87,9 +101,17 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
                           std::max<double>(1, static_cast<double>(ticks_of_one_each));
     pair.samples_per_side =
         std::clamp<std::size_t>(static_cast<std::size_t>(wanted), 1, tuning.max_samples_per_side);
+    // A stretch: the samples of one side that fill stretch_time (one sample of a side takes
+    // about half of one of each).
+    const double per_stretch = std::chrono::duration<double>(tuning.stretch_time).count() *
+                               pair.a.ticks_per_second * 2 /
+                               std::max<double>(1, static_cast<double>(ticks_of_one_each));
+    pair.samples_per_stretch =
+        std::clamp<std::size_t>(static_cast<std::size_t>(per_stretch), 1, pair.samples_per_side);
   };
   do {
-    const std::uint64_t one_each = take_round(pair.warmup_rounds, pair.samples_per_side).second;
+    const std::uint64_t one_each =
+        take_round(pair.warmup_rounds, pair.samples_per_side, pair.samples_per_stretch).second;
     if (pair.warmup_rounds == 0) size_round(one_each);
     ++pair.warmup_rounds;
     report("warmup", pair.warmup_rounds, static_cast<double>(now() - warmup_begin) / 1e9,
@@ -117,7 +139,8 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
       pair.stopped_by = ab_stop::max_time;
       break;
     }
-    pair.rounds.push_back(take_round(pair.rounds.size(), pair.samples_per_side).first);
+    pair.rounds.push_back(
+        take_round(pair.rounds.size(), pair.samples_per_side, pair.samples_per_stretch).first);
     const std::size_t n = pair.rounds.size();
     // A mark for whoever waits on the log for the measured rounds to be under way (the e2e test
     // of a signal mid-run).

@@ -173,6 +173,7 @@ class vs_run {
     pair.b = facts(new_);
     pair.batch = 1;
     pair.samples_per_side = s_.repetitions;
+    pair.samples_per_stretch = s_.repetitions;  // an invocation is one side's stretch
     const ab_settings& tuning = s_.options.tuning;
     const std::uint64_t begin = now_();
     const auto max_ns = static_cast<std::uint64_t>(s_.options.max_time.count());

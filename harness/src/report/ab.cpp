@@ -94,6 +94,7 @@ ab_json pair_json(const ab_pair& p) {
           {"overhead_a_ticks", p.overhead_a},
           {"overhead_b_ticks", p.overhead_b},
           {"samples_per_side", p.samples_per_side},
+          {"samples_per_stretch", p.samples_per_stretch},
           {"warmup_rounds", p.warmup_rounds},
           {"warmup_seconds", p.warmup_seconds},
           {"seconds", p.seconds},
@@ -355,9 +356,11 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
       if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {:.5f}", *fr);
       fmt::print(out, "\n");
     }
-    fmt::print(out, "{}rounds: {} of {} sample{} a side ({} order), batch {}; {} disturbed", prefix,
-               p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
-               to_string(r.options.order), p.batch, e.disturbed);
+    fmt::print(out,
+               "{}rounds: {} of {} sample{} a side in stretches of {} ({} order), batch {}; {} "
+               "disturbed",
+               prefix, p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
+               p.samples_per_stretch, to_string(r.options.order), p.batch, e.disturbed);
     if (e.disturbed > 0) {
       if (e.undisturbed) {
         fmt::print(out, " (without them {} {})", percent(e.undisturbed->ratio),

@@ -93,16 +93,8 @@ std::string blocks_text(const phase_result& p) {
 }
 
 // The baseline had no warmup, but a batch calibration runs the workload before it.
-// What is wrong with the build of a workload's file, "" when nothing known is.
-std::string build_problem(const workload_build& b) {
-  std::vector<std::string> problems;
-  if (b.optimized && !*b.optimized) problems.push_back("without optimisation (no __OPTIMIZE__)");
-  if (b.assertions && *b.assertions) problems.push_back("with assertions on (no NDEBUG)");
-  return fmt::format("{}", fmt::join(problems, " and "));
-}
-
 void print_build(std::ostream& out, const workload_result& r, const console_style& style) {
-  const std::string problem = build_problem(r.build);
+  const std::string problem = report_detail::build_problem(r.build);
   if (problem.empty()) return;
   fmt::print(out,
              "  {}: the file that registered it was compiled {}: its times are not those of a "
@@ -448,4 +440,14 @@ void print_console_report(std::ostream& out, const report_model& model,
   print_summary(out, model, style);
 }
 
+namespace report_detail {
+
+std::string build_problem(const workload_build& b) {
+  std::vector<std::string> problems;
+  if (b.optimized && !*b.optimized) problems.push_back("without optimisation (no __OPTIMIZE__)");
+  if (b.assertions && *b.assertions) problems.push_back("with assertions on (no NDEBUG)");
+  return fmt::format("{}", fmt::join(problems, " and "));
+}
+
+}  // namespace report_detail
 }  // namespace harness

@@ -178,6 +178,12 @@ void print_short_console_report(std::ostream& out, const report_model& model,
   for (const workload_analysis& w : model.workloads) {
     const workload_result& r = *w.result;
     fmt::print(out, "\n{}\n", r.name);
+    if (const std::string problem = build_problem(r.build); !problem.empty()) {
+      print_wrapped(out, line_width(style), "build",
+                    fmt::format("{}: the file that registered it was compiled {}: not a release "
+                                "build's times -> configure with -DCMAKE_BUILD_TYPE=Release",
+                                colored("YOUR BUILD", "33", style), problem));
+    }
     const phase_analysis* first = w.find(phase_kind::first);
     const phase_analysis* baseline = w.find(phase_kind::baseline);
     const phase_analysis* prepared = w.find(phase_kind::prepared);

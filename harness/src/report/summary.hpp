@@ -69,6 +69,10 @@ std::string preparation_sentence(const workload_analysis& w, double slowdown_fac
 void print_short_console_report(std::ostream& out, const report_model& model,
                                 const console_style& style);
 
+// What is wrong with the build of a workload's file ("without optimisation (no __OPTIMIZE__)
+// and ..."), "" when nothing known is: both console reports' "YOUR BUILD" line.
+std::string build_problem(const workload_build& b);
+
 // Ticks per call: whole ticks for single calls, two decimals when batched (a fraction of a tick
 // per call is measured: the sample's ticks divided by the batch).
 std::string ticks_text(double ticks, std::uint64_t batch);

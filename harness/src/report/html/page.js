@@ -1217,6 +1217,7 @@
       row('floors B/A', function (p) { return isNum(p.estimate.floor_ratio) ? ratioText(p.estimate.floor_ratio) : '-'; }),
       row('batch (calls a sample)', function (p) { return num(p.batch, 0) + (p.batch_calibrated ? ', calibrated' : ', given'); }),
       row('samples a side, a round', function (p) { return num(p.samples_per_side, 0); }),
+      row('samples a stretch (AB, BA... in a round)', function (p) { return p.samples_per_stretch === undefined ? '-' : num(p.samples_per_stretch, 0); }),
       row('timer overhead A, B', function (p) { return p.overhead_a_ticks + ', ' + p.overhead_b_ticks + ' ticks'; }),
       row('warmup', function (p) { return num(p.warmup_rounds, 0) + ' rounds, ' + num(p.warmup_seconds, 3) + ' s'; }),
       row('rounds took', function (p) { return num(p.seconds, 3) + ' s'; }),
