@@ -57,6 +57,33 @@ TEST(DetectLearning, IsNotFlatNoisyOrOneOddBlock) {
       blocked(3, 4, [](std::size_t, std::size_t k) { return k == 0 ? 200.0 : 100.0; })));
 }
 
+TEST(DetectLearning, FindsAFirstBlockFarBelowEveryBlockAfterAGap) {
+  // The branchy sum on a 2596 MHz AMD host: the first block, right after the warmup, at 240;
+  // every later one near 500-650, noisy, not relearning within its four samples.
+  const std::vector<std::vector<double>> later = {
+      {658, 617, 610, 708}, {621, 530, 563, 575}, {711, 537, 511, 495}, {506, 530, 505, 514}};
+  const phase_result p = blocked(5, 4, [&](std::size_t b, std::size_t k) {
+    return b == 0 ? 239.0 + static_cast<double>(k) : later[b - 1][k];
+  });
+  const auto f = detect_learning(p);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_FALSE(f->falling);  // 2 of 4 falling: under 75%
+  EXPECT_EQ(f->blocks_examined, 4U);
+  EXPECT_DOUBLE_EQ(f->first_block_lead, 1 - 239.0 / 495);
+}
+
+TEST(DetectLearning, AFirstBlockLessThanAFifthBelowTheOthersOrAboveThemIsNoFinding) {
+  // 15% below every later block: the bound is 20%.
+  EXPECT_FALSE(detect_learning(
+      blocked(5, 4, [](std::size_t b, std::size_t) { return b == 0 ? 85.0 : 100.0; })));
+  // A first block slower than the rest.
+  EXPECT_FALSE(detect_learning(
+      blocked(5, 4, [](std::size_t b, std::size_t) { return b == 0 ? 200.0 : 100.0; })));
+  // A far lower first block, but only two blocks after it.
+  EXPECT_FALSE(detect_learning(
+      blocked(3, 4, [](std::size_t b, std::size_t) { return b == 0 ? 50.0 : 100.0; })));
+}
+
 TEST(DetectLearning, LeavesOutABlockWhoseFirstSampleTheHostSlowed) {
   phase_result p = blocked(5, 4, [](std::size_t, std::size_t k) { return k == 0 ? 200.0 : 100.0; });
   p.host_slowdown[4] = true;  // block 2's first sample
@@ -90,7 +117,21 @@ TEST(JudgeTrust, NamesTheLearningInPlainWordsWithItsRemedy) {
             std::string::npos)
       << t.text;
   EXPECT_NE(t.text.find("fresh input per call (with_fresh_input)"), std::string::npos);
-  EXPECT_EQ(t.next, "my_bench -w sum/65536 --block-rewarm 10ms");
+  EXPECT_EQ(t.next, "my_bench -w sum/65536 --block-rewarm 100ms");
+}
+
+TEST(JudgeTrust, NamesAFirstBlockFarBelowTheRestAsLearning) {
+  workload_result r;
+  r.name = "sum/65536";
+  r.prepared = blocked(5, 4, [](std::size_t b, std::size_t) { return b == 0 ? 50.0 : 100.0; });
+  const trust_note t = analyze_run(run_with(r)).workloads[0].trust;
+  EXPECT_FALSE(t.ok);
+  EXPECT_NE(t.text.find("the workload speeds up with repetition: the first block, right after "
+                        "the warmup, ran 50% below every one of the 4 blocks after a gap (a "
+                        "branch predictor or cache trained by the same input)"),
+            std::string::npos)
+      << t.text;
+  EXPECT_EQ(t.next, "my_bench -w sum/65536 --block-rewarm 100ms");
 }
 
 TEST(JudgeTrust, SaysFailedInterruptedOrTooFewBeforeAnythingElse) {

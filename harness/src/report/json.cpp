@@ -135,7 +135,9 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
     j["floor"] = p.floor ? floor_json(*p.floor) : json(nullptr);
     j["learning"] = a.learning ? json{{"blocks_examined", a.learning->blocks_examined},
                                       {"blocks_falling", a.learning->blocks_falling},
-                                      {"median_drop", a.learning->median_drop}}
+                                      {"median_drop", a.learning->median_drop},
+                                      {"first_block_lead", a.learning->first_block_lead},
+                                      {"falling", a.learning->falling}}
                                : json(nullptr);
   }
   return j;
