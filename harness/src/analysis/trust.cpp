@@ -120,12 +120,12 @@ trust_note judge_trust(const workload_analysis& w, const run_report& run) {
   if (prepared->learning) {
     const learning_finding& l = *prepared->learning;
     const std::string seen =
-        l.falling
-            ? fmt::format("{} of {} blocks after a gap started {:.0f}% slower and fell back",
-                          l.blocks_falling, l.blocks_examined, l.median_drop * 100)
-            : fmt::format("the first block, right after the warmup, ran {:.0f}% below every one "
-                          "of the {} blocks after a gap",
-                          l.first_block_lead * 100, l.blocks_examined);
+        l.falling ? fmt::format("{} of {} blocks after a gap started {:.0f}% slower and fell back",
+                                l.blocks_falling, l.blocks_examined, l.median_drop * 100)
+                  : fmt::format(
+                        "the first block, right after the warmup, ran {:.0f}% below every one "
+                        "of the {} blocks after a gap",
+                        l.first_block_lead * 100, l.blocks_examined);
     t.text = fmt::format(
         "the workload speeds up with repetition: {} (a branch predictor or cache trained by the "
         "same input). The trained speed is the floor here; a caller with fresh data sees the "
