@@ -93,6 +93,7 @@ std::string blocks_text(const phase_result& p) {
 }
 
 // The baseline had no warmup, but a batch calibration runs the workload before it.
+// The workload's "YOUR BUILD" line, nothing when its build is not known to be wrong.
 void print_build(std::ostream& out, const workload_result& r, const console_style& style) {
   const std::string problem = report_detail::build_problem(r.build);
   if (problem.empty()) return;
