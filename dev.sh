@@ -25,6 +25,7 @@ test_packages=(
   libgtest-dev libgmock-dev          # unit tests
   python3                            # end-to-end checks of JSON output
   util-linux                         # setpriv: the end-to-end test runs once as an unprivileged user
+  procps                             # pgrep: the e2e tests check that no child of a run is left running
   libbenchmark-tools python3-scipy   # reports e2e: Google Benchmark's compare.py reads harness JSON
   clang-14 libclang-rt-14-dev        # libFuzzer and sanitizers for the format-template fuzz test
   clang-format-14                    # the style check: every C++ file as .clang-format says

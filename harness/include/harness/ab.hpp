@@ -253,6 +253,22 @@ struct ab_pair {
   std::optional<double> last_half_width;  // at the last check
 };
 
+// The stop rule after each measured round, for run_rounds and gbench --vs alike: at round
+// min_rounds and every check_every rounds after, the interval over the rounds so far is
+// estimated (counted in pair.checks, its half-width kept in pair.last_half_width); the rounds may
+// stop once it met `target` at checks_in_a_row checks in a row.
+class ab_stop_rule {
+ public:
+  ab_stop_rule(const ab_settings& tuning, double target) : tuning_(tuning), target_(target) {}
+  // After pair.rounds grew by one: whether the target is now reached.
+  bool target_reached(ab_pair& pair);
+
+ private:
+  const ab_settings& tuning_;
+  double target_;
+  std::size_t in_a_row_ = 0;
+};
+
 // The rounds between two sides already prepared (pinned and raised by the caller, or by the
 // workers themselves): the timer overhead of each, one batch for both (the larger of the two
 // calibrations, so their per-call figures compare), the warmup rounds, then rounds until the

@@ -134,6 +134,21 @@ bool target_met(const ab_interval& interval, double target) noexcept {
   return interval.ratio > 0 && interval.relative_half_width() < target;
 }
 
+bool ab_stop_rule::target_reached(ab_pair& pair) {
+  const std::size_t n = pair.rounds.size();
+  if (n < tuning_.min_rounds || (n - tuning_.min_rounds) % tuning_.check_every != 0) return false;
+  ++pair.checks;
+  std::vector<ab_round> so_far = pair.rounds;
+  const ab_estimate e = estimate_rounds(so_far, tuning_.slowdown_factor);
+  if (e.rounds) {
+    pair.last_half_width = e.rounds->relative_half_width();
+    in_a_row_ = target_met(*e.rounds, target_) ? in_a_row_ + 1 : 0;
+  } else {
+    in_a_row_ = 0;
+  }
+  return in_a_row_ >= tuning_.checks_in_a_row;
+}
+
 const ab_verdict_names& names_of(ab_verdict verdict) noexcept {
   static constexpr ab_verdict_names kNames[] = {
       {"faster", "B is faster"},

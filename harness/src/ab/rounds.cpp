@@ -125,7 +125,7 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
 
   const std::uint64_t begin = now();
   const auto max_ns = static_cast<std::uint64_t>(options.max_time.count());
-  std::size_t in_a_row = 0;
+  ab_stop_rule rule(tuning, options.target);
   for (;;) {
     if (stop_signal() != 0) {
       pair.stopped_by = ab_stop::interrupted;
@@ -146,20 +146,9 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
     // of a signal mid-run).
     if (n == 1)
       logger().debug("ab: {} vs {}: measured round 1 taken", pair.b.workload, pair.a.workload);
-    if (n >= tuning.min_rounds && (n - tuning.min_rounds) % tuning.check_every == 0) {
-      ++pair.checks;
-      std::vector<ab_round> so_far = pair.rounds;
-      const ab_estimate e = estimate_rounds(so_far, tuning.slowdown_factor);
-      if (e.rounds) {
-        pair.last_half_width = e.rounds->relative_half_width();
-        in_a_row = target_met(*e.rounds, options.target) ? in_a_row + 1 : 0;
-      } else {
-        in_a_row = 0;
-      }
-      if (in_a_row >= tuning.checks_in_a_row) {
-        pair.stopped_by = ab_stop::target;
-        break;
-      }
+    if (rule.target_reached(pair)) {
+      pair.stopped_by = ab_stop::target;
+      break;
     }
     report("rounds", n, static_cast<double>(now() - begin) / 1e9,
            static_cast<double>(max_ns) / 1e9);

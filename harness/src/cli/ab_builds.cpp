@@ -196,13 +196,7 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
   const builds_plan plan = plan_builds(flags, ctx.program);
   auto os = ctx.host.os();
   const platform::cpu_list allowed = os->affinity();
-  if (allowed.empty()) throw usage_error("this process may run on no CPU at all");
-  if (flags.cpu_option->count() > 0 &&
-      std::find(allowed.begin(), allowed.end(), flags.cpu) == allowed.end()) {
-    throw usage_error(
-        fmt::format("--cpu: CPU {} is not one this process may run on; allowed CPUs: {}", flags.cpu,
-                    platform::format_cpu_list(allowed)));
-  }
+  check_cpu_allowed(flags.cpu_option, flags.cpu, allowed);
   if (plan.duet && !flags.no_pin && allowed.size() < 2) {
     throw usage_error(fmt::format(
         "--layout duet: the two workers need two CPUs, and this process may run on {} only; give "

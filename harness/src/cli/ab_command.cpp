@@ -197,13 +197,7 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
   const workload_instance b = one_workload(registry, flags.specs[1], "B");
   auto os = ctx.host.os();
   const platform::cpu_list allowed = os->affinity();
-  if (allowed.empty()) throw usage_error("this process may run on no CPU at all");
-  if (flags.cpu_option->count() > 0 &&
-      std::find(allowed.begin(), allowed.end(), flags.cpu) == allowed.end()) {
-    throw usage_error(
-        fmt::format("--cpu: CPU {} is not one this process may run on; allowed CPUs: {}", flags.cpu,
-                    platform::format_cpu_list(allowed)));
-  }
+  check_cpu_allowed(flags.cpu_option, flags.cpu, allowed);
   const clock_source& clock = ctx.host.clock(flags.clock);
   const ab_output_plan plan = plan_ab_output(flags);
   const auto progress = configure_logging(flags.log_level, ctx.err);

@@ -79,11 +79,14 @@ void check_cpu(const run_flags& flags, const platform::cpu_list& allowed) {
   if (flags.no_pin && flags.cpu_option->count() > 0) {
     throw usage_error("--cpu and --no-pin contradict each other: give one of them");
   }
+  check_cpu_allowed(flags.cpu_option, flags.cpu, allowed);
+}
+
+void check_cpu_allowed(const CLI::Option* cpu_option, int cpu, const platform::cpu_list& allowed) {
   if (allowed.empty()) throw usage_error("this process may run on no CPU at all");
-  if (flags.cpu_option->count() > 0 &&
-      std::find(allowed.begin(), allowed.end(), flags.cpu) == allowed.end()) {
+  if (cpu_option->count() > 0 && std::find(allowed.begin(), allowed.end(), cpu) == allowed.end()) {
     throw usage_error(
-        fmt::format("--cpu: CPU {} is not one this process may run on; allowed CPUs: {}", flags.cpu,
+        fmt::format("--cpu: CPU {} is not one this process may run on; allowed CPUs: {}", cpu,
                     platform::format_cpu_list(allowed)));
   }
 }

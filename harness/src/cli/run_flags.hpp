@@ -92,5 +92,8 @@ run_options options_from(const run_flags& flags);
 // The CPU to pin to: --cpu when given (it must be one the process may run on), else the doctor's
 // choice (the least-loaded allowed CPU, preferring one other than CPU 0). Throws usage_error.
 void check_cpu(const run_flags& flags, const platform::cpu_list& allowed);
+// The part of it every command with --cpu shares (ab too): some CPU is allowed, and --cpu, when
+// given (cpu_option counted it), is one of them.
+void check_cpu_allowed(const CLI::Option* cpu_option, int cpu, const platform::cpu_list& allowed);
 
 }  // namespace harness::cli

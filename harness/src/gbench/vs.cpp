@@ -178,7 +178,7 @@ class vs_run {
     const std::uint64_t begin = now_();
     const auto max_ns = static_cast<std::uint64_t>(s_.options.max_time.count());
     const auto seconds = [&] { return static_cast<double>(now_() - begin) / 1e9; };
-    std::size_t in_a_row = 0;
+    ab_stop_rule rule(tuning, s_.options.target);
     for (;;) {
       if (stop_signal() != 0) {
         o_.stop_signal = stop_signal();
@@ -217,21 +217,9 @@ class vs_run {
       r.a_min = r.a_first ? *m1 : *m2;
       r.b_min = r.a_first ? *m2 : *m1;
       pair.rounds.push_back(r);
-      const std::size_t n = pair.rounds.size();
-      if (n >= tuning.min_rounds && (n - tuning.min_rounds) % tuning.check_every == 0) {
-        ++pair.checks;
-        std::vector<ab_round> so_far = pair.rounds;
-        const ab_estimate e = estimate_rounds(so_far, tuning.slowdown_factor);
-        if (e.rounds) {
-          pair.last_half_width = e.rounds->relative_half_width();
-          in_a_row = target_met(*e.rounds, s_.options.target) ? in_a_row + 1 : 0;
-        } else {
-          in_a_row = 0;
-        }
-        if (in_a_row >= tuning.checks_in_a_row) {
-          pair.stopped_by = ab_stop::target;
-          break;
-        }
+      if (rule.target_reached(pair)) {
+        pair.stopped_by = ab_stop::target;
+        break;
       }
     }
     pair.seconds = seconds();
