@@ -47,20 +47,16 @@ if expect 0 short -- -w xor_loop/100000 -w empty -n 12 --warmup 10ms --max-time 
   done
   lacks out "all samples: n" short
   lacks out "why this clock" short
-  if python3 - "$work/out" <<'PY'; then pass; else fail "short: a workload over 15 lines, or a summary line over 100 columns"; fi
+  # The summary in 100 columns. How many lines a workload takes depends on what the real run
+  # found (its trust line's causes); the 15-line budget is the unit test's, on a synthetic run.
+  if python3 - "$work/out" <<'PY'; then pass; else fail "short: a summary line over 100 columns"; fi
 import sys
-blocks, block, summary = [], 0, False
+summary = False
 for line in open(sys.argv[1], encoding="utf-8").read().split("\n"):
-    if line.startswith("summary"):
-        summary = True
+    summary = summary or line.startswith("summary")
     if summary:
         assert len(line) <= 100, line
-    elif line == "":
-        blocks.append(block)
-        block = 0
-    else:
-        block += 1
-assert max(blocks) <= 15, blocks
+assert summary
 PY
 fi
 

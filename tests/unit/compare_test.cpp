@@ -253,6 +253,12 @@ TEST(CompareRuns, ASideWithNoConfirmedFloorIsDecidedByTheMedians) {
   EXPECT_EQ(few.workloads[0].result, outcome::undefined);
   EXPECT_THAT(few.workloads[0].reason, HasSubstr("the medians cannot decide either"));
   EXPECT_FALSE(few.workloads[0].ratio);
+  // Enough samples, but one at 0: the logarithms need every one above 0, and the count says so.
+  std::vector<double> with_zero = samples(1500);
+  with_zero[5] = 0;
+  const comparison zero = compare_runs({a}, {run("tsc", {unconfirmed(workload("w", with_zero))})});
+  EXPECT_EQ(zero.workloads[0].result, outcome::undefined);
+  EXPECT_THAT(zero.workloads[0].reason, HasSubstr("B 11 of 12"));
   // A report from before floors were confirmed says nothing about them: left out of the floors.
   workload_run old = workload("w", samples(1000));
   old.floor_recorded = false;

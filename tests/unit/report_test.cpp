@@ -5,6 +5,7 @@
 
 #include "harness/analysis.hpp"
 #include "report/summary.hpp"
+#include "report/table.hpp"
 
 namespace harness {
 namespace {
@@ -96,6 +97,14 @@ TEST(CompareHostSpeed, RatioOfTheSlowerPhaseAndWhichOneItWas) {
   EXPECT_FALSE(c->baseline_slower);
   base.reference_best = 0;  // no reference run in the baseline: nothing to compare
   EXPECT_FALSE(compare_host_speed(base, prep).has_value());
+}
+
+TEST(DisplayWidth, CountsCodePointsAndNoColourEscapes) {
+  EXPECT_EQ(report_detail::display_width("12.346 µs"), 9U);
+  EXPECT_EQ(report_detail::display_width("\x1b[33mtrust\x1b[0m: ok"), 9U);
+  EXPECT_EQ(report_detail::display_width(""), 0U);
+  // An escape cut short counts nothing past it.
+  EXPECT_EQ(report_detail::display_width("ab\x1b[3"), 2U);
 }
 
 }  // namespace

@@ -305,17 +305,25 @@ comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_fi
       const std::string who = w.a.reports == 0 && w.b.reports == 0 ? "no report on either side"
                               : w.a.reports == 0                   ? "no report of A"
                                                                    : "no report of B";
+      // log_shift takes logarithms: it needs every sample above 0.
+      const auto above_zero = [](const std::vector<double>& v) {
+        return static_cast<std::size_t>(
+            std::count_if(v.begin(), v.end(), [](double x) { return x > 0; }));
+      };
+      const std::size_t na = above_zero(pa);
+      const std::size_t nb = above_zero(pb);
       const std::optional<stats::shift_estimate> shift =
-          pa.size() >= stats::kMinSamplesForVerdict && pb.size() >= stats::kMinSamplesForVerdict
+          na == pa.size() && nb == pb.size() && na >= stats::kMinSamplesForVerdict &&
+                  nb >= stats::kMinSamplesForVerdict
               ? stats::log_shift(pa, pb)
               : std::nullopt;
       if (!shift) {
         w.result = outcome::undefined;
         w.reason = fmt::format(
             "{} confirmed its floor (a minimum the run could not confirm may come from a slowed "
-            "host), and the medians cannot decide either: they need {} samples above 0 a side, "
-            "A has {}, B {}; rerun",
-            who, stats::kMinSamplesForVerdict, pa.size(), pb.size());
+            "host), and the medians cannot decide either: they need {} samples a side, all "
+            "above 0; A has {} of {} above 0, B {} of {}; rerun",
+            who, stats::kMinSamplesForVerdict, na, pa.size(), nb, pb.size());
       } else {
         w.decided_by = estimator::median_shift;
         w.shift = shift;

@@ -53,29 +53,28 @@ std::string steps_text(const preparation_report& p) {
   return parts.empty() ? "nothing applied" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-// "the floor 7.8% lower and the median 8.2% lower than unprepared": what a user acts on.
+// "the floor 7.8% lower (confirmed) and the median 8.2% lower than unprepared, the tail shorter
+// (...)": the measured changes preparation_sentence (summary.cpp) states, in fewer words.
 std::string change_text(const workload_analysis& w) {
   if (!w.change) return {};
   const preparation_change& c = *w.change;
+  if (!c.floor_changed() && !c.median_changed() && !c.tail_changed()) {
+    return fmt::format("nothing measurable: floor and median within {:.2f}% of unprepared",
+                       c.tolerance * 100);
+  }
   const auto moved = [](double change, bool changed, std::string_view what) {
     if (!changed) return fmt::format("the {} no different", what);
     return fmt::format("the {} {:.1f}% {}", what, std::abs(change) * 100,
                        change < 0 ? "lower" : "higher");
   };
-  std::string text =
-      fmt::format("{} and {} than unprepared", moved(c.floor_change(), c.floor_changed(), "floor"),
-                  moved(c.median_change(), c.median_changed(), "median"));
+  std::string text = fmt::format("{}{} and {} than unprepared",
+                                 moved(c.floor_change(), c.floor_changed(), "floor"),
+                                 c.prepared_floor_confirmed ? "" : " (not confirmed)",
+                                 moved(c.median_change(), c.median_changed(), "median"));
   if (c.tail_changed() && c.baseline_tail && c.prepared_tail) {
     text += fmt::format(", the tail {} (p90 {:.1f}% above the floor, against {:.1f}%)",
                         *c.prepared_tail < *c.baseline_tail ? "shorter" : "longer",
                         *c.prepared_tail * 100, *c.baseline_tail * 100);
-  }
-  if (!c.floor_changed() && !c.median_changed()) {
-    text = "nothing measurable: this workload needs no preparation on this machine";
-  } else if (c.floor_changed() && c.floor_change() > 0) {
-    text +=
-        ": the prepared run was slower; the host was busier then, or the pin put it on a "
-        "slower CPU: run it again";
   }
   return text;
 }
@@ -95,7 +94,7 @@ void print_wrapped(std::ostream& out, std::size_t width, std::string_view label,
     std::size_t end = text.find(' ', at);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view word = text.substr(at, end - at);
-    if (display_width(line) + word.size() > width && display_width(line) > kIndent) {
+    if (display_width(line) + display_width(word) > width && display_width(line) > kIndent) {
       line.pop_back();  // the space after the last word
       out << line << '\n';
       line = std::string(kIndent, ' ');
@@ -145,13 +144,12 @@ void print_segments(std::ostream& out, std::size_t width, std::string_view label
 }
 
 void print_phase(std::ostream& out, std::string_view label, const phase_analysis& a,
-                 const workload_result& r, const clock_source& clock, const console_style& style) {
+                 const clock_source& clock, const console_style& style) {
   const phase_result& p = *a.phase;
   const stats::phase_statistics& s = a.all;
   print_segments(out, line_width(style), label,
                  {"min " + figure(s.min, s.min_ci, p.batch, clock, style.unicode, true),
                   "median " + figure(s.median, s.median_ci, p.batch, clock, style.unicode, false)});
-  (void)r;
   if (p.kind == phase_kind::prepared) {
     const std::string rates = rates_text(a.rates, style.unicode);
     if (!rates.empty()) print_wrapped(out, line_width(style), "", rates);
@@ -187,8 +185,8 @@ void print_short_console_report(std::ostream& out, const report_model& model,
     const phase_analysis* first = w.find(phase_kind::first);
     const phase_analysis* baseline = w.find(phase_kind::baseline);
     const phase_analysis* prepared = w.find(phase_kind::prepared);
-    if (prepared != nullptr) print_phase(out, "prepared", *prepared, r, clock, style);
-    if (baseline != nullptr) print_phase(out, "baseline", *baseline, r, clock, style);
+    if (prepared != nullptr) print_phase(out, "prepared", *prepared, clock, style);
+    if (baseline != nullptr) print_phase(out, "baseline", *baseline, clock, style);
     std::vector<std::string> spreads;
     for (const phase_analysis* a : {prepared, baseline}) {
       if (a == nullptr || !a->all.min) continue;
@@ -222,8 +220,10 @@ void print_short_console_report(std::ostream& out, const report_model& model,
   const auto detail_hint = [&] {
     fmt::print(
         out,
-        "\n(figures per call, timer overhead subtracted; --detail adds every sample, both\n"
-        "phases' statistics, the clock's reasons, the blocks and the preparation's steps)\n");
+        "\n(figures per call, timer overhead subtracted; [a, b]: 95% intervals, the min's from\n"
+        "Robson-Whitlock's endpoint, the median's by order statistics; --detail adds every\n"
+        "sample, both phases' statistics, the clock's reasons, the blocks and the preparation's\n"
+        "steps)\n");
   };
   if (model.workloads.size() < 2) {
     detail_hint();

@@ -6,9 +6,18 @@
 namespace harness::report_detail {
 
 std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  std::size_t width = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+      // A colour's escape sequence (CSI): up to and with its final byte, 0x40 to 0x7e.
+      i += 2;
+      while (i < text.size() && !(text[i] >= 0x40 && text[i] <= 0x7e))
+        ++i;
+      continue;
+    }
+    width += (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 ? 1 : 0;
+  }
+  return width;
 }
 
 std::string pad(std::string_view text, std::size_t width, align a) {

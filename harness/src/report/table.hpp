@@ -28,7 +28,8 @@ struct text_table {
   std::vector<std::vector<std::string>> rows;  // one cell per column
 };
 
-// Columns a string takes on a terminal: one per UTF-8 code point.
+// Columns a string takes on a terminal: one per UTF-8 code point, none for a colour's escape
+// sequence (ESC [ ... m).
 std::size_t display_width(std::string_view text);
 std::string pad(std::string_view text, std::size_t width, align a);
 
