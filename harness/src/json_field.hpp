@@ -59,7 +59,6 @@ class json_field {
       : value_(&document), source_(&source), key_(place) {}
 
   const Json& json() const noexcept { return *value_; }
-  const std::string& source() const noexcept { return *source_; }
 
   // Where the value lies: "harness.workloads[2].phases[0].batch"; empty for the document.
   std::string path() const {

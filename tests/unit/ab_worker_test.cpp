@@ -882,6 +882,10 @@ TEST_F(AbBuilds, TheCommandLineIsCheckedBeforeAnyWorkerStarts) {
   refused({"ab", "exact", "exact", "--layout", "duet"}, "--layout only applies to two builds");
   refused({"ab", "exact", "exact", "--worker-timeout", "1s"},
           "--worker-timeout only applies to two builds");
+  // A bad sample length is refused before any worker starts (it was once read after the first
+  // pair's hello).
+  refused({"ab", "--a", a_path(), "--b", b, "exact", "--min-sample-time", "0"},
+          "--min-sample-time: invalid value '0'");
   EXPECT_TRUE(builds.launched.empty());
 }
 

@@ -100,7 +100,9 @@ struct ab_options {
   std::optional<int> cpu;  // pin here; nullopt: do not pin
   platform::priority_level priority = platform::priority_level::high;
   std::optional<std::uint64_t> batch;  // calls per sample; nullopt: calibrated, one for both sides
-  std::optional<std::uint64_t> min_sample_ticks;  // nullopt: min_sample_steps x the clock's step
+  // The shortest sample batching aims for (run_rounds turns it into A's ticks); nullopt:
+  // min_sample_steps x the sides' larger clock step.
+  std::optional<std::chrono::nanoseconds> min_sample_time;
   // The wall clock the budgets are kept on (nanoseconds); tests give a fake one. The parent only
   // keeps time with it: every sample is timed by its side.
   std::function<std::uint64_t()> now_ns;
@@ -273,7 +275,7 @@ class ab_stop_rule {
 // workers themselves): the timer overhead of each, one batch for both (the larger of the two
 // calibrations, so their per-call figures compare), the warmup rounds, then rounds until the
 // target is met checks_in_a_row times, max_time passes, or a stop is requested (stop_signal()).
-// A sample lasts min_sample_steps of the sides' larger clock step unless options.min_sample_ticks
+// A sample lasts min_sample_steps of the sides' larger clock step unless options.min_sample_time
 // says otherwise. Throws ab_side_failure.
 ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options);
 

@@ -148,7 +148,6 @@ enum class estimator {
   floor,         // the confirmed floors (the minimums) of both sides
   median_shift,  // no confirmed floor on a side: the Hodges-Lehmann shift of all their samples
 };
-std::string_view to_string(estimator e) noexcept;
 
 struct workload_comparison {
   std::string name;

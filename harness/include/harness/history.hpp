@@ -96,12 +96,10 @@ class run_history {
   std::vector<floor_record> floors_;
 };
 
-// The file used when the user names none: $HARNESS_HISTORY, else
+// The file used when the user names none: $HARNESS_HISTORY (`env`, nullopt when unset), else
 // $XDG_STATE_HOME/harness/history.json, else ~/.local/state/harness/history.json
-// (%LOCALAPPDATA%\harness\history.json on Windows). Empty when there is no such place, or when
-// $HARNESS_HISTORY is "off".
-std::filesystem::path default_history_path();
-// The same rule over given values: $HARNESS_HISTORY (nullopt when unset) and the state folder.
+// (%LOCALAPPDATA%\harness\history.json on Windows), from `state_directory`. Empty when there is
+// no such place, or when $HARNESS_HISTORY is "off".
 std::filesystem::path history_path_from(std::optional<std::string_view> env,
                                         const std::filesystem::path& state_directory);
 

@@ -33,9 +33,13 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
   pair.b = b.facts();
   pair.overhead_a = a.measure_overhead(tuning.overhead_samples);
   pair.overhead_b = b.measure_overhead(tuning.overhead_samples);
-  pair.min_sample_ticks = options.min_sample_ticks.value_or(static_cast<std::uint64_t>(
-      std::llround(tuning.min_sample_steps *
-                   static_cast<double>(std::max(pair.a.clock_step, pair.b.clock_step)))));
+  pair.min_sample_ticks =
+      options.min_sample_time
+          ? static_cast<std::uint64_t>(static_cast<double>(options.min_sample_time->count()) *
+                                       1e-9 * pair.a.ticks_per_second)
+          : static_cast<std::uint64_t>(
+                std::llround(tuning.min_sample_steps *
+                             static_cast<double>(std::max(pair.a.clock_step, pair.b.clock_step))));
   if (options.batch) {
     pair.batch = *options.batch;
   } else {
@@ -54,8 +58,11 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
   const auto take_round = [&](std::size_t index, std::size_t k, std::size_t stretch) {
     ab_round r;
     r.a_first = a_goes_first(options.order, options.seed, index);
-    ab_side_samples sa;
-    ab_side_samples sb;
+    // Per side, over the round's stretches: the lowest raw sample, the slowest reference run.
+    std::uint64_t lowest_a = UINT64_MAX;
+    std::uint64_t lowest_b = UINT64_MAX;
+    std::uint64_t reference_a = 0;
+    std::uint64_t reference_b = 0;
     const std::size_t stretches = (k + stretch - 1) / stretch;
     for (std::size_t j = 0; j < stretches; ++j) {
       const std::size_t count = std::min(stretch, k - j * stretch);
@@ -65,18 +72,18 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
       const bool a_now = r.a_first == (j % 2 == 0);
       for (const bool is_a : {a_now, !a_now}) {
         const ab_side_samples s = (is_a ? a : b).sample(count, pair.batch, reference);
-        ab_side_samples& into = is_a ? sa : sb;
-        into.raw.insert(into.raw.end(), s.raw.begin(), s.raw.end());
-        into.reference = std::max(into.reference, s.reference);
-        into.switches += s.switches;
+        std::uint64_t& low = is_a ? lowest_a : lowest_b;
+        std::uint64_t& slowest = is_a ? reference_a : reference_b;
+        low = std::min(low, lowest(s.raw));
+        slowest = std::max(slowest, s.reference);
+        r.switches += s.switches;
       }
     }
-    r.a_min = per_call(lowest(sa.raw), pair.overhead_a, pair.batch);
-    r.b_min = per_call(lowest(sb.raw), pair.overhead_b, pair.batch);
-    r.reference = std::max(sa.reference, sb.reference);
-    r.switches = sa.switches + sb.switches;
+    r.a_min = per_call(lowest_a, pair.overhead_a, pair.batch);
+    r.b_min = per_call(lowest_b, pair.overhead_b, pair.batch);
+    r.reference = std::max(reference_a, reference_b);
     // What one sample of each side took, for sizing the rounds.
-    return std::pair{r, lowest(sa.raw) + lowest(sb.raw)};
+    return std::pair{r, lowest_a + lowest_b};
   };
 
   const auto report = [&](std::string_view stage, std::size_t rounds, double elapsed,
@@ -96,16 +103,17 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
   const std::uint64_t warmup_begin = now();
   const auto warmup_ns = static_cast<std::uint64_t>(options.warmup.count());
   const auto size_round = [&](std::uint64_t ticks_of_one_each) {
-    const double wanted = std::chrono::duration<double>(tuning.round_time).count() *
-                          pair.a.ticks_per_second /
-                          std::max<double>(1, static_cast<double>(ticks_of_one_each));
+    // How many samples of each side a second holds.
+    const double each_per_second =
+        pair.a.ticks_per_second / std::max<double>(1, static_cast<double>(ticks_of_one_each));
+    const double wanted =
+        std::chrono::duration<double>(tuning.round_time).count() * each_per_second;
     pair.samples_per_side =
         std::clamp<std::size_t>(static_cast<std::size_t>(wanted), 1, tuning.max_samples_per_side);
     // A stretch: the samples of one side that fill stretch_time (one sample of a side takes
     // about half of one of each).
-    const double per_stretch = std::chrono::duration<double>(tuning.stretch_time).count() *
-                               pair.a.ticks_per_second * 2 /
-                               std::max<double>(1, static_cast<double>(ticks_of_one_each));
+    const double per_stretch =
+        std::chrono::duration<double>(tuning.stretch_time).count() * 2 * each_per_second;
     pair.samples_per_stretch =
         std::clamp<std::size_t>(static_cast<std::size_t>(per_stretch), 1, pair.samples_per_side);
   };

@@ -126,7 +126,8 @@ report_model analyze_run(const run_report& run) {
     for (const phase_result* p : phases_of(r)) {
       phase_analysis& a = w.phases.emplace_back(analyze(*p, run.clock));
       a.rates = rates_of(a.all, r, run.clock.clock->ticks_per_second());
-      if (p->kind != phase_kind::first) a.learning = detect_learning(*p);
+      // Only the prepared phase follows a warmup, which the first block's lead is measured from.
+      if (p->kind == phase_kind::prepared) a.learning = detect_learning(*p);
     }
     const phase_analysis* base = w.find(phase_kind::baseline);
     const phase_analysis* prep = w.find(phase_kind::prepared);

@@ -215,12 +215,6 @@ std::filesystem::path history_path_from(std::optional<std::string_view> env,
   return state_directory.empty() ? state_directory : state_directory / "harness" / "history.json";
 }
 
-std::filesystem::path default_history_path() {
-  const char* env = std::getenv("HARNESS_HISTORY");
-  return history_path_from(env == nullptr ? std::nullopt : std::optional<std::string_view>(env),
-                           platform::state_directory());
-}
-
 std::string machine_key(std::string_view cpu_model, std::string_view figures) {
   return fmt::format("{} | {}", cpu_model.empty() ? std::string_view("unknown CPU") : cpu_model,
                      figures);

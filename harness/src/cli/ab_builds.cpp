@@ -278,14 +278,6 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
         report.ticks_per_second = f.ticks_per_second;
         report.clock_step = std::max(f.clock_step, b->facts().clock_step);
         report.granularity = std::max(f.granularity, b->facts().granularity);
-        if (!flags.min_sample_time.empty()) {
-          options.min_sample_ticks = static_cast<std::uint64_t>(
-              static_cast<double>(positive_duration(flags.min_sample_time, "--min-sample-time",
-                                                    "a sample lasts at least one call; for one "
-                                                    "call per sample give --batch 1")
-                                      .count()) *
-              1e-9 * f.ticks_per_second);
-        }
       }
       if (show) {
         options.progress = [show, p, &plan](const ab_progress& at) {

@@ -92,6 +92,11 @@ ab_options ab_options_from(const ab_flags& flags) {
         "--min-sample-time {} and --batch {} both set the calls per sample: give one of them",
         flags.min_sample_time, flags.batch));
   }
+  if (!flags.min_sample_time.empty()) {
+    o.min_sample_time = positive_duration(
+        flags.min_sample_time, "--min-sample-time",
+        "a sample lasts at least one call; for one call per sample give --batch 1");
+  }
   if (flags.no_pin && flags.cpu_option->count() > 0) {
     throw usage_error("--cpu and --no-pin contradict each other: give one of them");
   }
@@ -216,14 +221,6 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
       options.cpu && os->set_affinity(platform::cpu_list{*options.cpu}).applied;
   const clock_facts facts = ctx.host.measure_clock(clock);
   if (facts_pinned) os->set_affinity(allowed);
-  if (!flags.min_sample_time.empty()) {
-    options.min_sample_ticks = static_cast<std::uint64_t>(
-        static_cast<double>(positive_duration(flags.min_sample_time, "--min-sample-time",
-                                              "a sample lasts at least one call; for one call "
-                                              "per sample give --batch 1")
-                                .count()) *
-        1e-9 * clock.ticks_per_second());
-  }
   report.options = options;
   report.clock = std::string(clock.name());
   report.ticks_per_second = clock.ticks_per_second();

@@ -101,12 +101,8 @@ gbench::settings settings_from(const gbench_flags& f, run_options& options) {
   }
   options = options_from(f.run);
   gbench::settings s;
-  s.min_time = parse_duration(f.min_time, "--min-time");
-  if (s.min_time.count() == 0) {
-    throw usage_error(
-        fmt::format("--min-time: invalid value '{}': a repetition needs some time; give e.g. 50ms",
-                    f.min_time));
-  }
+  s.min_time =
+      positive_duration(f.min_time, "--min-time", "a repetition needs some time; give e.g. 50ms");
   s.binary = f.command.front();
   s.args.assign(f.command.begin() + 1, f.command.end());
   gbench::check_binary_args(s.args);

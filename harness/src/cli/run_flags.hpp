@@ -35,7 +35,7 @@ struct run_flags {
   std::string max_time;  // empty: kAutoMaxTime with --samples auto, else kConfirmMaxTime
   std::string blocks = "5";
   std::string block_rewarm = "0";
-  std::string history;  // empty: default_history_path()
+  std::string history;  // empty: history_path_from's default (run_history.cpp)
   CLI::Option* history_option = nullptr;
   bool no_history = false;
   std::string batch;

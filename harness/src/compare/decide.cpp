@@ -149,16 +149,6 @@ std::optional<double> fastest_reference(const std::vector<run_file>& runs,
 
 }  // namespace
 
-std::string_view to_string(estimator e) noexcept {
-  switch (e) {
-    case estimator::floor:
-      return "floor";
-    case estimator::median_shift:
-      return "median shift";
-  }
-  return "floor";
-}
-
 std::string_view to_string(outcome o) noexcept {
   switch (o) {
     case outcome::faster:

@@ -123,6 +123,11 @@ class binary_failed : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// Throws binary_failed: `what` the binary did, with the last lines of its stderr (`err_file`).
+[[noreturn]] void throw_binary_failed(const std::string& what,
+                                      const std::filesystem::path& err_file);
+// A file's whole text; `found` says whether it could be opened ("" when not).
+std::string read_all(const std::filesystem::path& file, bool& found);
 
 // How a prepared invocation is prepared: pinned here (nullopt: not pinned), and raised.
 struct child_preparation {

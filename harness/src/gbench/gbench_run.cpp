@@ -44,21 +44,6 @@ class reported_ns_clock final : public clock_source {
   }
 };
 
-std::string read_all(const std::filesystem::path& file, bool& found) {
-  std::ifstream in(file, std::ios::binary);
-  found = static_cast<bool>(in);
-  std::ostringstream text;
-  if (found) text << in.rdbuf();
-  return text.str();
-}
-
-// The binary failed: what it did, with the last lines of its stderr.
-[[noreturn]] void fail(const std::string& what, const std::filesystem::path& err_file) {
-  const std::string tail = platform::tail_of(err_file, 8);
-  throw binary_failed(tail.empty() ? what + "; its stderr was empty"
-                                   : what + "; the last lines of its stderr:\n" + tail);
-}
-
 // The preparation of one prepared invocation, read back from the held child.
 preparation_report prepare(platform::child_process& child, const child_preparation& how) {
   preparation_report p;
@@ -154,25 +139,28 @@ std::optional<platform::child_exit> run_child(platform::process_launcher& launch
 
 output read_invocation(const platform::child_exit& exit, const std::filesystem::path& json_file,
                        const std::filesystem::path& err_file, const std::string& what) {
-  if (!exit.ok()) fail(fmt::format("{} {}", what, exit.describe()), err_file);
+  if (!exit.ok()) throw_binary_failed(fmt::format("{} {}", what, exit.describe()), err_file);
   bool found = false;
   const std::string text = read_all(json_file, found);
   if (!found || text.empty()) {
-    fail(fmt::format("{} exited with status 0 but wrote no JSON to --benchmark_out: is it a "
-                     "Google Benchmark binary?",
-                     what),
-         err_file);
+    throw_binary_failed(
+        fmt::format("{} exited with status 0 but wrote no JSON to --benchmark_out: is it a "
+                    "Google Benchmark binary?",
+                    what),
+        err_file);
   }
   output out;
   try {
     out = parse_output(text);
   } catch (const format_error& e) {
-    fail(fmt::format("{} wrote a --benchmark_out file that is not Google Benchmark's JSON: {}",
-                     what, e.what()),
-         err_file);
+    throw_binary_failed(
+        fmt::format("{} wrote a --benchmark_out file that is not Google Benchmark's JSON: {}", what,
+                    e.what()),
+        err_file);
   }
   if (out.repetitions.empty()) {
-    fail(fmt::format("{} ran no benchmark (does --benchmark_filter match any?)", what), err_file);
+    throw_binary_failed(
+        fmt::format("{} ran no benchmark (does --benchmark_filter match any?)", what), err_file);
   }
   return out;
 }
@@ -260,6 +248,20 @@ outcome run(const settings& s, platform::process_launcher& launcher) {
     r.warmup.requested = s.warmup;
   }
   return o;
+}
+
+std::string read_all(const std::filesystem::path& file, bool& found) {
+  std::ifstream in(file, std::ios::binary);
+  found = static_cast<bool>(in);
+  std::ostringstream text;
+  if (found) text << in.rdbuf();
+  return text.str();
+}
+
+void throw_binary_failed(const std::string& what, const std::filesystem::path& err_file) {
+  const std::string tail = platform::tail_of(err_file, 8);
+  throw binary_failed(tail.empty() ? what + "; its stderr was empty"
+                                   : what + "; the last lines of its stderr:\n" + tail);
 }
 
 }  // namespace harness::gbench

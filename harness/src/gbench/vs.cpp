@@ -16,19 +16,6 @@
 namespace harness::gbench {
 namespace {
 
-std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  return text.str();
-}
-
-[[noreturn]] void failed(const std::string& what, const std::filesystem::path& err_file) {
-  const std::string tail = platform::tail_of(err_file, 8);
-  throw binary_failed(tail.empty() ? what + "; its stderr was empty"
-                                   : what + "; the last lines of its stderr:\n" + tail);
-}
-
 // The side of a round: which binary, how the messages and files name it.
 struct side {
   const std::filesystem::path& binary;
@@ -101,8 +88,10 @@ class vs_run {
     const std::string what =
         fmt::format("'{}' (--vs {}, listing its benchmarks with --benchmark_list_tests)",
                     x.binary.string(), x.letter);
-    if (!exit->ok()) failed(fmt::format("{} {}", what, exit->describe()), spec.err_file);
-    return parse_list(read_text(spec.out_file));
+    if (!exit->ok())
+      throw_binary_failed(fmt::format("{} {}", what, exit->describe()), spec.err_file);
+    bool found = false;
+    return parse_list(read_all(spec.out_file, found));
   }
 
   // The lowest real_time per iteration of one invocation's repetitions of `b`, ns; nullopt when
