@@ -498,10 +498,12 @@ TEST_F(GbenchVsReport, CsvMarkdownAndLineGoPerBenchmark) {
   const std::string csv = written(report_format::csv);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 8);
   EXPECT_THAT(csv, HasSubstr("\n1,2,\"a\",\"a\",0,1100,1122"));
+  // Nothing watches a disturbance of an invocation: disturbed, reference and switches are empty.
+  EXPECT_THAT(csv, HasSubstr("\n1,2,\"a\",\"a\",0,1100,1122,1.02,,,\n"));
   const std::string md = written(report_format::markdown);
   EXPECT_THAT(md, HasSubstr("| a of old | a of new | 1.02000 | +2.00% | [+2.00%, +2.00%] | "
-                            "slower | 8 | 0 |\n"));
-  EXPECT_THAT(md, HasSubstr("| b of old | b of new | n/a | n/a | n/a | failed | 0 | 0 |\n"));
+                            "slower | 8 | n/a |\n"));
+  EXPECT_THAT(md, HasSubstr("| b of old | b of new | n/a | n/a | n/a | failed | 0 | n/a |\n"));
   std::ostringstream line;
   print_ab_line(line, report, parse_ab_line_template("{a} {change} {verdict} {rounds}"));
   EXPECT_EQ(line.str(), "a 2.00% slower 8\nb n/a n/a 0\n");

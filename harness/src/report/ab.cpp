@@ -428,13 +428,18 @@ void write_ab_csv(std::ostream& out, const ab_report& r) {
     }
     return q + "\"";
   };
+  // gbench --vs times nothing itself: no reference loop, no context switches, so no disturbed
+  // round; those cells stay empty rather than say 0.
+  const bool watched = r.mode != ab_mode::gbench;
   const auto rows = [&](std::size_t i, const ab_pair& p) {
     for (std::size_t k = 0; k < p.rounds.size(); ++k) {
       const ab_round& round = p.rounds[k];
       fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{}\n", i + 1, k + 1, quoted(p.a.workload),
                  quoted(p.b.workload), round.a_first ? 1 : 0, round.a_min, round.b_min,
-                 round.a_min > 0 ? fmt::format("{}", round.ratio()) : "", round.disturbed ? 1 : 0,
-                 round.reference, round.switches);
+                 round.a_min > 0 ? fmt::format("{}", round.ratio()) : "",
+                 watched ? fmt::format("{}", round.disturbed ? 1 : 0) : "",
+                 watched ? fmt::format("{}", round.reference) : "",
+                 watched ? fmt::format("{}", round.switches) : "");
     }
   };
   for (std::size_t i = 0; i < r.pairs.size(); ++i)
@@ -464,7 +469,7 @@ void write_ab_markdown(std::ostream& out, const ab_report& r) {
                b.error      ? "failed"
                : b.decision ? names_of(b.decision->verdict).id
                             : "n/a",
-               b.pair.rounds.size(), b.pair.estimate.disturbed);
+               b.pair.rounds.size(), "n/a");  // gbench --vs watches no disturbance
   }
   if (r.pairs.empty()) return;
   const ab_pair& first = r.pairs.front();
