@@ -148,6 +148,16 @@ TEST(JudgeTrust, SaysFailedInterruptedOrTooFewBeforeAnythingElse) {
   EXPECT_FALSE(t.ok);
   EXPECT_EQ(t.text.rfind("too few samples to judge", 0), 0U) << t.text;
   EXPECT_EQ(t.next, "my_bench -w 'odd name' -n 20");
+  // Interrupted, even with a learning workload's samples: the interruption is said first.
+  workload_result stopped;
+  stopped.name = "sum/65536";
+  stopped.prepared =
+      blocked(5, 4, [](std::size_t b, std::size_t) { return b == 0 ? 50.0 : 100.0; });
+  stopped.interrupted = true;
+  const trust_note i = analyze_run(run_with(stopped)).workloads[0].trust;
+  EXPECT_FALSE(i.ok);
+  EXPECT_EQ(i.text, "interrupted: the figures are what was measured before");
+  EXPECT_EQ(i.next, "my_bench -w sum/65536");
 }
 
 }  // namespace
