@@ -160,5 +160,12 @@ TEST(JudgeTrust, SaysFailedInterruptedOrTooFewBeforeAnythingElse) {
   EXPECT_EQ(i.next, "my_bench -w sum/65536");
 }
 
+TEST(ShellWord, LeavesPlainWordsAndQuotesTheRestQuoteAndAll) {
+  EXPECT_EQ(shell_word("--benchmark_filter=^sum/65536$"), "'--benchmark_filter=^sum/65536$'");
+  EXPECT_EQ(shell_word("./bench"), "./bench");
+  EXPECT_EQ(shell_word("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_word(""), "''");
+}
+
 }  // namespace
 }  // namespace harness

@@ -168,5 +168,9 @@ report_model analyze_run(const run_report& run);
 
 // The trust note of a workload analysed so (`run` gives the program's name for the command).
 trust_note judge_trust(const workload_analysis& w, const run_report& run);
+// `text` as one word of a POSIX shell command: as it is when it holds only characters no shell
+// treats specially, else in single quotes (a quote inside as '\''). The trust line's commands
+// and gbench's plan quote their words with it.
+std::string shell_word(std::string_view text);
 
 }  // namespace harness

@@ -62,20 +62,6 @@ std::optional<learning_finding> detect_learning(const phase_result& p) {
 
 namespace {
 
-// `text` as a shell word: as it is when it holds only characters no shell treats specially, else
-// in single quotes (a quote inside as '\'').
-std::string shell_word(std::string_view text) {
-  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
-           std::string_view("_-./=:,+@%").find(c) != std::string_view::npos;
-  });
-  if (plain) return std::string(text);
-  std::string quoted = "'";
-  for (const char c : text)
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 // "harness -w NAME ARGS", or for another tool's samples its own command again.
 std::string command(const run_report& run, const workload_result& r, std::string_view args) {
   if (run.source) return run.source->command;
@@ -97,6 +83,18 @@ std::string next_for(const floor_check& f, const run_report& run, const workload
 }
 
 }  // namespace
+
+std::string shell_word(std::string_view text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("_-./=:,+@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return std::string(text);
+  std::string quoted = "'";
+  for (const char c : text)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
 
 trust_note judge_trust(const workload_analysis& w, const run_report& run) {
   const workload_result& r = *w.result;

@@ -54,10 +54,8 @@ struct gbench_flags {
 
 std::string quoted_command(const std::vector<std::string>& words) {
   std::vector<std::string> out;
-  for (const std::string& w : words) {
-    const bool plain = !w.empty() && w.find_first_of(" \t'\"\\$`*?") == std::string::npos;
-    out.push_back(plain ? w : "'" + w + "'");
-  }
+  for (const std::string& w : words)
+    out.push_back(shell_word(w));
   return fmt::format("{}", fmt::join(out, " "));
 }
 
