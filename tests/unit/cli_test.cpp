@@ -118,6 +118,25 @@ TEST(Cli, DoctorRootMustBeADirectory) {
   EXPECT_THAT(m.tree_roots, ElementsAre(std::filesystem::path(empty)));
 }
 
+// The doctor's refusal of --cpu is the user's mistake, said about --cpu; any other
+// std::invalid_argument out of the doctor is the harness's own failure (exit 1), not relabelled.
+TEST(Cli, OnlyTheDoctorsCpuRefusalIsAUsageErrorAboutCpu) {
+  fake_machine m;
+  m.host.doctor = [](const doctor::doctor_options&) -> doctor::doctor_report {
+    throw doctor::cpu_error("CPU 9: not an online CPU; online CPUs are 0-3");
+  };
+  auto r = testing::run(m, {"doctor", "--cpu", "9"});
+  EXPECT_EQ(r.code, exit_usage) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--cpu: CPU 9: not an online CPU; online CPUs are 0-3"));
+  m.host.doctor = [](const doctor::doctor_options&) -> doctor::doctor_report {
+    throw std::invalid_argument("select_default_cpu: empty affinity mask");
+  };
+  r = testing::run(m, {"doctor", "--cpu", "1"});
+  EXPECT_EQ(r.code, exit_failure) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("select_default_cpu: empty affinity mask"));
+  EXPECT_THAT(r.err, Not(HasSubstr("--cpu")));
+}
+
 TEST(Cli, HelpShowsExamples) {
   const auto r = run({"--help"});
   EXPECT_EQ(r.code, exit_ok);

@@ -321,12 +321,12 @@ TEST(DoctorTree, BadCpuIsAnInvalidArgument) {
   options.cpu = 9;
   try {
     run_tree_doctor(options);
-    FAIL() << "no invalid_argument";
-  } catch (const std::invalid_argument& e) {
+    FAIL() << "no cpu_error";
+  } catch (const cpu_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("CPU 9: not an online CPU; online CPUs are 0-3"));
   }
   options.cpu = -1;
-  EXPECT_THROW(run_tree_doctor(options), std::invalid_argument);
+  EXPECT_THROW(run_tree_doctor(options), cpu_error);
 }
 
 // ---- single checks on small trees ----

@@ -266,11 +266,11 @@ TEST_F(windows_doctor_test, cpus_outside_the_system_are_invalid_arguments) {
   try {
     run();
     FAIL() << "no exception";
-  } catch (const std::invalid_argument& e) {
+  } catch (const cpu_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("CPU 7: not an online CPU; online CPUs are 0-3"));
   }
   options_.cpu = -1;
-  EXPECT_THROW(run(), std::invalid_argument);
+  EXPECT_THROW(run(), cpu_error);
 }
 
 TEST_F(windows_doctor_test, load_readings_that_do_not_compare_are_unknown) {

@@ -17,6 +17,7 @@
 #include <iosfwd>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +83,14 @@ build_info harness_build_info();
 // or nullopt when that could not be read.
 std::optional<std::string> benchmark_library_build_type();
 
+// options.cpu names no CPU the checks can look at (negative, or not online). Its own type, so the
+// command line turns this refusal, and no other std::invalid_argument, into a usage error about
+// --cpu.
+class cpu_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
 struct doctor_options {
   // Linux checks: the directory holding proc/ and sys/.
   std::filesystem::path root = "/";
@@ -109,9 +118,9 @@ struct doctor_report {
 };
 
 // Runs every check of the platform the harness was built for: run_tree_doctor on Linux, the
-// Win32 checks on Windows (which use neither options.root nor options.sampler). Throws
-// std::invalid_argument naming the CPU when options.cpu is negative or not an online CPU (the
-// command line turns it into a usage error about --cpu).
+// Win32 checks on Windows (which use neither options.root nor options.sampler). Throws cpu_error
+// naming the CPU when options.cpu is negative or not an online CPU (the command line turns it into
+// a usage error about --cpu).
 doctor_report run_doctor(const doctor_options& options = {});
 
 // Runs the Linux checks over the proc/ and sys/ tree below options.root, on any platform: tests

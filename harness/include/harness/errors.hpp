@@ -4,6 +4,10 @@
 // its message names the bad value and what is accepted, and the command line maps it to exit
 // code 2. A shortfall of the environment (cannot pin, cannot raise priority) is not an error: it is
 // carried into the report as a refused step. A bug in the harness is a failed check.
+//
+// usage_error is a std::runtime_error, not a std::invalid_argument: a handler for a public
+// function's std::invalid_argument (a programmer's mistake) never takes a user's mistake for one,
+// nor the other way round (docs/errors.md).
 #pragma once
 
 #include <stdexcept>
@@ -11,9 +15,9 @@
 
 namespace harness {
 
-class usage_error : public std::invalid_argument {
+class usage_error : public std::runtime_error {
  public:
-  explicit usage_error(const std::string& message) : std::invalid_argument(message) {}
+  explicit usage_error(const std::string& message) : std::runtime_error(message) {}
 };
 
 }  // namespace harness

@@ -79,9 +79,9 @@ void add_doctor_command(CLI::App& root, context& ctx) {
         try {
           return flags->root_option->count() > 0 ? ctx.host.tree_doctor(options)
                                                  : ctx.host.doctor(options);
-        } catch (const std::invalid_argument& e) {
-          // Only --cpu reaches the doctor unchecked: the edge turns its refusal into a usage
-          // error.
+        } catch (const doctor::cpu_error& e) {
+          // Only --cpu reaches the doctor unchecked: the edge turns its refusal, and nothing
+          // else the doctor throws, into a usage error.
           throw usage_error(fmt::format("--cpu: {}", e.what()));
         }
       }();

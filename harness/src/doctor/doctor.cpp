@@ -46,11 +46,11 @@ namespace detail {
 void validate_cpu(std::optional<int> cpu, const std::vector<int>& online) {
   if (!cpu) return;
   if (*cpu < 0) {
-    throw std::invalid_argument(fmt::format("CPU {}: a CPU number is 0 or more", *cpu));
+    throw cpu_error(fmt::format("CPU {}: a CPU number is 0 or more", *cpu));
   }
   if (!online.empty() && !contains(online, *cpu)) {
-    throw std::invalid_argument(fmt::format("CPU {}: not an online CPU; online CPUs are {}", *cpu,
-                                            platform::format_cpu_list(online)));
+    throw cpu_error(fmt::format("CPU {}: not an online CPU; online CPUs are {}", *cpu,
+                                platform::format_cpu_list(online)));
   }
 }
 
