@@ -58,9 +58,9 @@ int main(int argc, char** argv) {
     // Plain values with standard specs: runs, seconds, calls per second.
     harness::profile(open_file, 1000, "positional: {0} opens in {1:.6f} s = {2:.0f} opens/s");
 
-    // A template known only at run time is checked when used; a bad one throws format_error.
+    // A template known only at run time is checked when used; a bad one throws template_error.
     if (argc > 2) harness::profile(open_file, 100, harness::runtime_format(argv[2]));
-  } catch (const harness::format_error& e) {
+  } catch (const harness::template_error& e) {
     std::cerr << "profile_example: " << e.what() << "\n";
     return 2;
   }

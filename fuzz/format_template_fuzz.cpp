@@ -3,7 +3,7 @@
 // For every input, used as a template against the profile token set and against a set shaped like
 // the CLI's `--line` tokens, it checks that:
 // - the compile-time checker and the run-time parser agree (same code, same position);
-// - a rejected template throws format_error only, at a position inside the text, with a message
+// - a rejected template throws template_error only, at a position inside the text, with a message
 //   that lists the valid tokens;
 // - an accepted template renders every row of values without any exception (fmt's own format_error
 //   included): the spec subset must never let through a spec fmt refuses;
@@ -112,7 +112,7 @@ void check(std::string_view text, const harness::token_set& tokens) {
     const harness::format_template parsed(text, tokens);
     if (problem.code != harness::template_errc::ok) fail("accepted at run time only", text);
     render_rows<N>(parsed, tokens, text);
-  } catch (const harness::format_error& e) {
+  } catch (const harness::template_error& e) {
     if (problem.code == harness::template_errc::ok) fail("rejected at run time only", text);
     if (e.code() != problem.code || e.position() != problem.position) {
       fail("run time and compile time disagree", text);

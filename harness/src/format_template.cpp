@@ -1,5 +1,5 @@
 // Format templates at run time: building the pieces of a parsed template, rendering values with
-// fmt, and the messages of format_error.
+// fmt, and the messages of template_error.
 //
 // Caveat: the caret line under a quoted template counts one column per code point and per escape
 // (\n, \t, \xNN), which matches a terminal for ASCII and most of UTF-8, not for wide characters.
@@ -11,8 +11,9 @@
 #include <cstdlib>
 #include <iterator>
 #include <limits>
-#include <stdexcept>
 #include <type_traits>
+
+#include "check.hpp"
 
 namespace harness {
 namespace {
@@ -361,7 +362,7 @@ format_template::format_template(std::string_view text, const token_set& tokens)
   builder build{tokens, pieces_};
   const template_problem problem = detail::parse_template(text_, tokens, build);
   if (problem.code != template_errc::ok) {
-    throw format_error(describe_problem(text_, tokens, problem), problem.code, problem.position);
+    throw template_error(describe_problem(text_, tokens, problem), problem.code, problem.position);
   }
 }
 
@@ -379,10 +380,8 @@ std::string format_template::render(std::span<const template_value> values) cons
 }
 
 void format_template::render_to(std::string& out, std::span<const template_value> values) const {
-  if (values.size() != slot_count_) {
-    throw std::logic_error(
-        fmt::format("format_template::render: {} values for {} slots", values.size(), slot_count_));
-  }
+  HARNESS_CHECK(values.size() == slot_count_, "format_template::render: {} values for {} slots",
+                values.size(), slot_count_);
   for (const piece& p : pieces_) {
     if (p.slot == no_slot) {
       out += p.literal;
@@ -401,9 +400,10 @@ void format_template::render_field(std::string& out, const piece& field,
       fmt::format_to(std::back_inserter(out), fmt::runtime(field.na_format), kUndefined);
     }
   };
-  const auto wrong_type = [&](std::string_view given) {
-    throw std::logic_error(fmt::format("format_template::render: slot {} holds {}, given {}",
-                                       field.slot, kind_name(field.kind), given));
+  // A value of another kind than its slot's is the caller's bug (format_template.hpp).
+  const auto check_kind = [&](value_kind given) {
+    HARNESS_CHECK(field.kind == given, "format_template::render: slot {} holds {}, given {}",
+                  field.slot, kind_name(field.kind), kind_name(given));
   };
   const auto with_spec = [&](const auto& v) {
     fmt::format_to(std::back_inserter(out), fmt::runtime(field.spec_format), v);
@@ -415,7 +415,7 @@ void format_template::render_field(std::string& out, const piece& field,
   };
   const auto integer = [&](auto v) {
     if (field.kind == value_kind::real) return real(static_cast<double>(v));
-    if (field.kind != value_kind::integer) return wrong_type("an integer");
+    check_kind(value_kind::integer);
     if (field.human) return append_human_integer(out, v, field.style);
     if constexpr (std::is_unsigned_v<decltype(v)>) {
       // fmt refuses a sign ('+', ' ') in the spec of an unsigned argument: pass a signed one.
@@ -438,11 +438,11 @@ void format_template::render_field(std::string& out, const piece& field,
   if (const auto* i = std::get_if<std::int64_t>(&stored)) return integer(*i);
   if (const auto* u = std::get_if<std::uint64_t>(&stored)) return integer(*u);
   if (const auto* d = std::get_if<double>(&stored)) {
-    if (field.kind != value_kind::real) return wrong_type("a real number");
+    check_kind(value_kind::real);
     return real(*d);
   }
   const std::string_view text = std::get<std::string_view>(stored);
-  if (field.kind != value_kind::text) return wrong_type("text");
+  check_kind(value_kind::text);
   if (field.human) {
     out += text;
   } else {

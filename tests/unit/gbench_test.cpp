@@ -64,13 +64,22 @@ TEST(GbenchParse, KeepsRepetitionsInNanosecondsAndLeavesAggregatesOut) {
   EXPECT_EQ(out.repetitions[3].error, "no input");
 }
 
+// The report's clock is Google Benchmark's unit, never read: a read is the harness's bug, a failed
+// check (docs/errors.md), not a message of its own.
+TEST(GbenchClock, ReadingTheReportsClockIsAFailedCheck) {
+  EXPECT_FALSE(reported_nanoseconds().available());
+  EXPECT_DEATH((void)reported_nanoseconds().now(),
+               "gbench_run.cpp:.*: check failed: false: the gbench_real_time clock was read");
+}
+
 TEST(GbenchParse, RefusesWhatIsNotGoogleBenchmarksJson) {
-  EXPECT_THROW(parse_output("not json"), format_error);
-  EXPECT_THROW(parse_output(R"({"context": {}})"), format_error);
+  EXPECT_THROW(parse_output("not json"), gbench_output_error);
+  EXPECT_THROW(parse_output(R"({"context": {}})"), gbench_output_error);
   EXPECT_THROW(parse_output(R"({"benchmarks": [{"name": "x", "run_type": "iteration",
       "iterations": 1, "real_time": 1, "cpu_time": 1, "time_unit": "ps"}]})"),
-               format_error);
-  EXPECT_THROW(parse_output(R"({"benchmarks": [{"name": "x", "iterations": 1}]})"), format_error);
+               gbench_output_error);
+  EXPECT_THROW(parse_output(R"({"benchmarks": [{"name": "x", "iterations": 1}]})"),
+               gbench_output_error);
   // Without run_name (older versions), the name names the benchmark.
   const output old = parse_output(R"({"benchmarks": [{"name": "x", "iterations": 3,
       "real_time": 7, "cpu_time": 7}]})");

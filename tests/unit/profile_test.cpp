@@ -141,7 +141,7 @@ TEST(Profile, BadRuntimeTemplateThrowsBeforeAnyCall) {
   try {
     profile([&] { ++calls; }, 5, runtime_format(from_user), out, clock);
     FAIL() << "accepted";
-  } catch (const format_error& e) {
+  } catch (const template_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("unknown token {secs}"));
     EXPECT_THAT(e.what(), HasSubstr("\"{runs} in {secs}\""));
     EXPECT_THAT(e.what(), HasSubstr("{runs} {time} {frequency} {ticks} {ns_per_run} {per_run} "
@@ -253,7 +253,7 @@ TEST(ProfileWithFirst, BadSecondTemplateThrowsBeforeAnyCall) {
   int calls = 0;
   const std::string other = "{runs";
   EXPECT_THROW(profile_with_first([&] { ++calls; }, 3, "{runs}", runtime_format(other), out, clock),
-               format_error);
+               template_error);
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(out.str(), "");
 }

@@ -154,7 +154,7 @@ inline constexpr std::array<std::size_t, 0> kAbLinePositional{};
 inline constexpr token_set ab_line_tokens{detail::kAbLineSlots, detail::kAbLineNamed,
                                           detail::kAbLinePositional};
 
-// Throws format_error (a usage_error) naming the problem.
+// Throws template_error (a usage_error) naming the problem.
 format_template parse_ab_line_template(std::string_view text);
 void print_ab_line(std::ostream& out, const ab_report& report, const format_template& line);
 

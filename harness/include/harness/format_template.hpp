@@ -125,9 +125,9 @@ struct format_limits {
 
 // A bad template: a user's mistake. what() quotes the template, marks the position with a caret
 // line and lists the valid tokens.
-class format_error : public usage_error {
+class template_error : public usage_error {
  public:
-  format_error(const std::string& message, template_errc code, std::size_t position)
+  template_error(const std::string& message, template_errc code, std::size_t position)
       : usage_error(message), code_(code), position_(position) {}
   template_errc code() const noexcept { return code_; }
   std::size_t position() const noexcept { return position_; }
@@ -140,7 +140,7 @@ class format_error : public usage_error {
 // The valid tokens, for messages and --help: "{runs} {time} ... {0} {1} {2}".
 std::string describe_tokens(const token_set& tokens);
 
-// The full format_error message for `problem` in `text`.
+// The full template_error message for `problem` in `text`.
 std::string describe_problem(std::string_view text, const token_set& tokens,
                              template_problem problem);
 
@@ -181,13 +181,14 @@ class template_value {
 // A template parsed once against a token set, rendered many times.
 class format_template {
  public:
-  // Throws format_error when `text` is not a valid template for `tokens`. Keeps what it needs of
+  // Throws template_error when `text` is not a valid template for `tokens`. Keeps what it needs of
   // `tokens`, which need not outlive it.
   format_template(std::string_view text, const token_set& tokens);
 
-  // Appends the rendered line to `out`. values[i] is the value of slot i of the token set; a value
-  // whose type does not suit its slot is a bug in the caller and throws std::logic_error (an
-  // integer is accepted for a real slot).
+  // Appends the rendered line to `out`. values[i] is the value of slot i of the token set; too
+  // few or too many values, or a value whose type does not suit its slot, is a bug in the caller:
+  // a failed HARNESS_CHECK ends the process saying which (docs/errors.md; an integer is accepted
+  // for a real slot).
   void render_to(std::string& out, std::span<const template_value> values) const;
   std::string render(std::span<const template_value> values) const;
 
@@ -248,7 +249,7 @@ class checked_template {
   constexpr checked_template(runtime_template text) noexcept : text_(text.text) {}
 
   constexpr std::string_view text() const noexcept { return text_; }
-  // Throws format_error for a bad runtime_format text; a literal was checked already.
+  // Throws template_error for a bad runtime_format text; a literal was checked already.
   format_template parse() const { return format_template(text_, Tokens); }
 
  private:

@@ -182,7 +182,7 @@ profile_result profile_loop(F& fn, std::uint64_t runs, const clock_source& clock
 }  // namespace detail
 
 // Calls fn() `runs` times in one timed loop and prints one line. Throws usage_error for runs < 0
-// and format_error for a bad runtime_format template (before any call).
+// and template_error for a bad runtime_format template (before any call).
 template <profilable F>
 profile_result profile(F&& fn, std::int64_t runs, profile_format format,
                        std::ostream& out = std::cout, const clock_source& clock = default_clock()) {

@@ -99,7 +99,7 @@ inline constexpr std::array<named_token, line_slot::count> kLineNamed = join_tab
 inline constexpr token_set line_tokens{detail::kLineSlots, detail::kLineNamed,
                                        detail::kProfilePositional};
 
-// Parses a --line template; throws format_error (a usage_error) naming the problem.
+// Parses a --line template; throws template_error (a usage_error) naming the problem.
 format_template parse_line_template(std::string_view text);
 
 // Prints one line per phase of every workload, in report order (first, baseline, prepared).

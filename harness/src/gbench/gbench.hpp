@@ -52,12 +52,12 @@ struct output {
 };
 
 // Text that is not a Google Benchmark JSON file; the message says what was wrong.
-class format_error : public std::runtime_error {
+class gbench_output_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// Reads a `--benchmark_out_format=json` file. Throws format_error.
+// Reads a `--benchmark_out_format=json` file. Throws gbench_output_error.
 output parse_output(std::string_view text);
 
 // The flags the harness sets itself, and why; a user's flag among the binary's arguments that

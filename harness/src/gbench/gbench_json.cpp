@@ -23,7 +23,7 @@ double ns_per_unit(const std::string& unit) {
   if (unit == "us") return 1e3;
   if (unit == "ms") return 1e6;
   if (unit == "s") return 1e9;
-  throw format_error(fmt::format("unknown time_unit '{}' (expected ns, us, ms or s)", unit));
+  throw gbench_output_error(fmt::format("unknown time_unit '{}' (expected ns, us, ms or s)", unit));
 }
 
 // The keys of a row that are not user counters (Google Benchmark 1.5 to 1.9).
@@ -56,7 +56,7 @@ bool is_row_key(std::string_view key) {
 double number(const json& row, const char* key, const std::string& name) {
   const auto it = row.find(key);
   if (it == row.end() || !it->is_number()) {
-    throw format_error(fmt::format("benchmark '{}': no number '{}'", name, key));
+    throw gbench_output_error(fmt::format("benchmark '{}': no number '{}'", name, key));
   }
   return it->get<double>();
 }
@@ -68,10 +68,10 @@ output parse_output(std::string_view text) {
   try {
     doc = json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
-    throw format_error(fmt::format("not JSON: {}", e.what()));
+    throw gbench_output_error(fmt::format("not JSON: {}", e.what()));
   }
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
-    throw format_error("no \"benchmarks\" array: not Google Benchmark's JSON format");
+    throw gbench_output_error("no \"benchmarks\" array: not Google Benchmark's JSON format");
   }
   output out;
   if (const auto c = doc.find("context"); c != doc.end() && c->is_object()) {
@@ -79,9 +79,10 @@ output parse_output(std::string_view text) {
       out.library_build_type = b->get<std::string>();
   }
   for (const json& row : doc["benchmarks"]) {
-    if (!row.is_object()) throw format_error("a benchmark row that is not an object");
+    if (!row.is_object()) throw gbench_output_error("a benchmark row that is not an object");
     const auto name_it = row.find("name");
-    if (name_it == row.end() || !name_it->is_string()) throw format_error("a row without a name");
+    if (name_it == row.end() || !name_it->is_string())
+      throw gbench_output_error("a row without a name");
     std::string name = name_it->get<std::string>();
     // Aggregates (mean, median, stddev, cv, complexity) are Google Benchmark's own statistics
     // over the repetitions: the harness computes its own from the repetitions themselves.
@@ -104,14 +105,14 @@ output parse_output(std::string_view text) {
                                                                  : std::string("ns"));
     const double iterations = number(row, "iterations", name);
     if (!(iterations >= 1)) {
-      throw format_error(
+      throw gbench_output_error(
           fmt::format("benchmark '{}': iterations {} (expected 1 or more)", name, iterations));
     }
     rep.iterations = static_cast<std::uint64_t>(iterations);
     rep.real_ns = number(row, "real_time", name) * scale;
     rep.cpu_ns = number(row, "cpu_time", name) * scale;
     if (!std::isfinite(rep.real_ns) || rep.real_ns < 0) {
-      throw format_error(
+      throw gbench_output_error(
           fmt::format("benchmark '{}': real_time {} is not a time", name, rep.real_ns / scale));
     }
     for (const auto& [key, value] : row.items()) {

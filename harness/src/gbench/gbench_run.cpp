@@ -3,13 +3,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <system_error>
 #include <thread>
 
+#include "check.hpp"
 #include "gbench/gbench.hpp"
 #include "harness/log.hpp"
 
@@ -35,8 +34,8 @@ class reported_ns_clock final : public clock_source {
   std::optional<double> declared_resolution() const noexcept override { return std::nullopt; }
   std::uint64_t now() const noexcept override {
     // Nothing may sample with it: the figures come from the binary. A call is a bug.
-    std::fputs("harness: bug: the gbench_real_time clock was read\n", stderr);
-    std::abort();
+    HARNESS_CHECK(false, "the gbench_real_time clock was read; its figures come from the binary");
+    return 0;
   }
   bool available() const noexcept override { return false; }
   std::string unavailable_reason() const override {
@@ -152,7 +151,7 @@ output read_invocation(const platform::child_exit& exit, const std::filesystem::
   output out;
   try {
     out = parse_output(text);
-  } catch (const format_error& e) {
+  } catch (const gbench_output_error& e) {
     throw_binary_failed(
         fmt::format("{} wrote a --benchmark_out file that is not Google Benchmark's JSON: {}", what,
                     e.what()),
