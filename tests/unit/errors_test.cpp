@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -168,6 +171,44 @@ TEST(RunWorkloadErrors, EveryCallOfTheWorkloadIsTheWorkloads) {
     EXPECT_EQ(calls, c.throwing_call);  // nothing ran after it
     expect_restored(os);
   }
+}
+
+// A failure on the harness's side inside the sampling path, within the very call the sampler
+// hands on as the workload's: here the sampler's bug is played by a session that asks its
+// with_fresh_input session for one call more than the sample's inputs were made for. The harness's
+// session then fails a check (its message on stderr, the process aborted), and the run never
+// reports "the workload threw" for it: a workload_result with a failure would end the death test
+// with exit 0 and fail it.
+class overasking_session final : public workload_session {
+ public:
+  explicit overasking_session(std::unique_ptr<workload_session> inner) : inner_(std::move(inner)) {}
+  void before_sample(std::uint64_t reps) override { inner_->before_sample(reps); }
+  std::uint64_t run(std::uint64_t reps) override { return inner_->run(reps + 1); }
+  void finish() override { inner_->finish(); }
+
+ private:
+  std::unique_ptr<workload_session> inner_;
+};
+
+TEST(RunWorkloadErrors, AHarnessFailureInsideTheSampledCallIsNotTheWorkloads) {
+  const workload fresh = make_workload("fresh", with_fresh_input([] { return 1; }, [](int&) {}));
+  const workload w(
+      "w",
+      [&fresh](std::int64_t arg) -> std::unique_ptr<workload_session> {
+        return std::make_unique<overasking_session>(fresh.start(arg));
+      },
+      false, false, workload::setup_kind::per_call);
+  const auto run = [&w] {
+    fake_os os;
+    stepping_clock clock(1);
+    const workload_result r =
+        run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
+    std::fprintf(stderr, "%s\n", r.failed() ? r.failure->what().c_str() : "no failure");
+    std::exit(0);
+  };
+  EXPECT_DEATH(run(),
+               "check failed: fresh && reps <= made: a with_fresh_input session was asked for 2 "
+               "calls with 1 input made for it");
 }
 
 TEST(RunWorkloadErrors, AnExceptionNotDerivedFromStdExceptionIsTheWorkloadsToo) {

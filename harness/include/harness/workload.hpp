@@ -93,6 +93,8 @@ class workload {
   // What a call processes, as a function of the argument.
   using amount = std::function<double(std::int64_t arg)>;
 
+  // Throws std::invalid_argument for an empty `fn` or `start`: the registering program's mistake,
+  // which would otherwise be a std::bad_function_call taken for the workload's failure.
   workload(std::string name, invoker fn, bool takes_arg, bool returns_count);
   workload(std::string name, starter start, bool takes_arg, bool returns_count, setup_kind setup);
 
@@ -381,6 +383,14 @@ auto make_with_arg(Make& make, std::int64_t arg) {
 template <class Make>
 using made_by = std::decay_t<decltype(make_with_arg(std::declval<Make&>(), std::int64_t{}))>;
 
+// The harness's sessions below throw nothing of their own: what leaves their calls is the user's
+// code's (a callable, a setup, a maker, a teardown) or a negative count, which the sampler hands on
+// as the workload's failure. A broken precondition of theirs is the harness's bug, a failed check:
+// a with_fresh_input session asked for a sample its inputs were not made for (`fresh`: made since
+// the last sample; `made`: how many) ends the process saying so (docs/errors.md). Out of line, as
+// the check is internal to the library.
+[[noreturn]] void fresh_inputs_missing(bool fresh, std::uint64_t reps, std::size_t made) noexcept;
+
 // A plain workload's session: its invoker with the argument.
 class invoker_session final : public workload_session {
  public:
@@ -431,8 +441,8 @@ class fresh_input_session final : public workload_session {
   }
   std::uint64_t run(std::uint64_t reps) override {
     // A consumed input is never handed out twice.
-    if (!fresh_ || reps > inputs_.size())
-      throw std::logic_error("harness: a sample of a with_fresh_input workload without its inputs");
+    if (!fresh_ || reps > inputs_.size()) [[unlikely]]
+      fresh_inputs_missing(fresh_, reps, inputs_.size());
     fresh_ = false;
     std::uint64_t count = 0;
     std::uint64_t sign = 0;

@@ -2,16 +2,42 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdlib>
 #include <stdexcept>
 
+#include "check.hpp"
 #include "harness/errors.hpp"
 #include "harness/workload.hpp"
 
 namespace harness {
 
+namespace detail {
+
+void fresh_inputs_missing(bool fresh, std::uint64_t reps, std::size_t made) noexcept {
+  HARNESS_CHECK(fresh && reps <= made, "a with_fresh_input session was asked for {} call{} {}",
+                reps, reps == 1 ? "" : "s",
+                fresh ? fmt::format("with {} input{} made for it", made, made == 1 ? "" : "s")
+                      : std::string("with no fresh input made since its last sample"));
+  std::abort();  // the caller found a shortfall: the check above fails
+}
+
+}  // namespace detail
+
+namespace {
+
+template <class F>
+F nonempty(F f, const std::string& name, const char* what) {
+  if (!f)
+    throw std::invalid_argument(fmt::format("harness: workload '{}': an empty {}", name, what));
+  return f;
+}
+
+}  // namespace
+
 workload::workload(std::string name, invoker fn, bool takes_arg, bool returns_count)
     : name_(std::move(name)),
-      start_([fn = std::move(fn)](std::int64_t arg) -> std::unique_ptr<workload_session> {
+      start_([fn = nonempty(std::move(fn), name_, "invoker")](
+                 std::int64_t arg) -> std::unique_ptr<workload_session> {
         return std::make_unique<detail::invoker_session>(fn, arg);
       }),
       takes_arg_(takes_arg),
@@ -20,7 +46,7 @@ workload::workload(std::string name, invoker fn, bool takes_arg, bool returns_co
 workload::workload(std::string name, starter start, bool takes_arg, bool returns_count,
                    setup_kind setup)
     : name_(std::move(name)),
-      start_(std::move(start)),
+      start_(nonempty(std::move(start), name_, "starter")),
       setup_(setup),
       takes_arg_(takes_arg),
       returns_count_(returns_count) {}
@@ -74,12 +100,15 @@ workload& workload::args(std::vector<std::int64_t> list) {
 }
 
 workload& workload::range(std::int64_t lo, std::int64_t hi, std::int64_t factor) {
+  // Only the range's own refusal is said as range()'s; args() names the workload itself.
+  std::vector<std::int64_t> values;
   try {
-    return args(expand_range(lo, hi, factor, true));
+    values = expand_range(lo, hi, factor, true);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(
         fmt::format("harness: workload '{}': range(): {}", name_, e.what()));
   }
+  return args(std::move(values));
 }
 
 workload& workload::min_arg(std::int64_t lowest) {

@@ -82,7 +82,10 @@ void check_iteration_count(const live_workload& workload, std::uint64_t calls, s
 // One timed sample: the sample's fresh inputs made first, untimed, then `reps` calls between two
 // clock reads and nothing else, so the raw sample is the calls plus the overhead that
 // measure_overhead() finds for this very path. What the workload throws leaves as workload_threw
-// (the clock reads cannot throw).
+// (the clock reads cannot throw). Only the session's calls are inside the handlers, and the
+// harness's sessions throw nothing of their own (workload.hpp: a broken precondition of theirs is
+// a failed check), so what is handed on is the user's code's; the sampler's own work around this
+// call is outside them, and what it throws is the harness's failure.
 inline std::uint64_t timed_sample(workload_session& session, const clock_source& clock,
                                   std::uint64_t reps, std::uint64_t& iterations) {
   try {
