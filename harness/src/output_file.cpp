@@ -143,7 +143,10 @@ target resolve(const std::filesystem::path& path) {
 // its links, /proc/self/fd's among them.
 void write_in_place(const target& t, std::string_view content) {
   std::FILE* file = platform::open_existing_for_writing(t.given);
-  if (file == nullptr) fail(t, "opening it for writing", errno);
+  if (file == nullptr) {
+    const int error = errno;
+    fail(t, "opening it for writing", error);
+  }
   int error = 0;
   const char* step = nullptr;
   if (std::fwrite(content.data(), 1, content.size(), file) != content.size() ||
@@ -163,7 +166,10 @@ std::string write_and_rename(const target& t, std::string_view content) {
   const std::filesystem::path tmp = temporary_beside(t.path);
   // Never reuse a file someone else made.
   std::FILE* file = platform::create_file_exclusive(tmp);
-  if (file == nullptr) fail(t, "cannot create a file in its folder", errno);
+  if (file == nullptr) {
+    const int error = errno;
+    fail(t, "cannot create a file in its folder", error);
+  }
   std::string note;
   int error = 0;
   const char* step = nullptr;
@@ -227,7 +233,10 @@ void check_writable(const std::filesystem::path& path) {
   }
   const std::filesystem::path tmp = temporary_beside(t.path);
   std::FILE* file = platform::create_file_exclusive(tmp);
-  if (file == nullptr) fail(t, "cannot create a file in its folder", errno);
+  if (file == nullptr) {
+    const int error = errno;
+    fail(t, "cannot create a file in its folder", error);
+  }
   std::fclose(file);
   std::error_code ignored;
   std::filesystem::remove(tmp, ignored);

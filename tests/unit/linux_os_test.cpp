@@ -12,7 +12,10 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
+#include <string>
+#include <system_error>
 
 #include "platform/linux_syscalls.hpp"
 
@@ -28,6 +31,7 @@ struct fake_kernel {
   int setpriority_errno = 0;   // non-zero: setpriority fails with it
   int setscheduler_errno = 0;  // non-zero: sched_setscheduler fails with it
   int setaffinity_errno = 0;
+  int getaffinity_errno = 0;  // non-zero: sched_getaffinity fails with it
   int mlock_errno = 0;
   bool locked = false;
   long nivcsw = 0;
@@ -37,6 +41,7 @@ fake_kernel k;
 linux_syscalls fake_calls() {
   return {
       [](pid_t, std::size_t, cpu_set_t* set) {
+        if (k.getaffinity_errno) return errno = k.getaffinity_errno, -1;
         *set = k.affinity;
         return 0;
       },
@@ -105,6 +110,21 @@ TEST_F(LinuxOs, AffinityRefusalCarriesErrno) {
   EXPECT_FALSE(step.applied);
   EXPECT_EQ(step.error_code, EINVAL);
   EXPECT_NE(step.reason.find("EINVAL"), std::string::npos);
+}
+
+// The one refusal no run can do without (reading the process's affinity) ends it with the system's
+// reason: the errno the call left, read before the message is made (docs/errors.md), is the
+// exception's code and named in its text.
+TEST_F(LinuxOs, AnUnreadableAffinityThrowsTheErrnoTheCallLeft) {
+  k.getaffinity_errno = ESRCH;
+  try {
+    (void)os->affinity();
+    ADD_FAILURE() << "no exception";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), ESRCH);
+    EXPECT_EQ(e.code().category(), std::generic_category());
+    EXPECT_EQ(std::string(e.what()), std::string("sched_getaffinity: ") + std::strerror(ESRCH));
+  }
 }
 
 TEST_F(LinuxOs, HighPriorityAsRoot) {

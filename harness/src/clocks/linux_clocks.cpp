@@ -38,7 +38,8 @@ class posix_clock final : public linux_clock {
       : linux_clock(name, description, kind, monotonic, 1e9), id_(id) {
     timespec ts{};
     if (clock_gettime(id_, &ts) != 0) {
-      set_unavailable(fmt::format("clock_gettime({}) failed: {}", name, std::strerror(errno)));
+      const int err = errno;
+      set_unavailable(fmt::format("clock_gettime({}) failed: {}", name, std::strerror(err)));
       return;
     }
     if (clock_getres(id_, &ts) == 0) resolution_ = static_cast<double>(to_ns(ts)) / 1e9;
@@ -106,7 +107,8 @@ class getrusage_clock final : public linux_clock {
                     clock_kind::thread_cpu, true, 1e6) {
     rusage usage{};
     if (getrusage(RUSAGE_THREAD, &usage) != 0) {
-      set_unavailable(fmt::format("getrusage(RUSAGE_THREAD) failed: {}", std::strerror(errno)));
+      const int err = errno;
+      set_unavailable(fmt::format("getrusage(RUSAGE_THREAD) failed: {}", std::strerror(err)));
     }
   }
   std::optional<double> declared_resolution() const noexcept override { return 1e-6; }

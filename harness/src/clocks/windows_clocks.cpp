@@ -50,8 +50,9 @@ std::uint64_t filetime_ticks(const FILETIME& ft) noexcept {
   return (static_cast<std::uint64_t>(ft.dwHighDateTime) << 32) | ft.dwLowDateTime;
 }
 
-std::string last_error_text(std::string_view call) {
-  return fmt::format("{} failed: {}", call, platform::win32_error_text(GetLastError()));
+// `code`: GetLastError() read by the caller right after the failed call (errors.md).
+std::string last_error_text(std::string_view call, DWORD code) {
+  return fmt::format("{} failed: {}", call, platform::win32_error_text(code));
 }
 
 // The clock interrupt interval in seconds, as GetSystemTimeAdjustment() declares it.
@@ -90,7 +91,8 @@ class qpc_clock final : public windows_clock {
                       clock_kind::wall, true, 0, std::nullopt) {
     LARGE_INTEGER frequency{};
     if (!QueryPerformanceFrequency(&frequency) || frequency.QuadPart <= 0) {
-      set_unavailable(last_error_text("QueryPerformanceFrequency"));
+      const DWORD code = GetLastError();
+      set_unavailable(last_error_text("QueryPerformanceFrequency", code));
       return;
     }
     const auto tps = static_cast<double>(frequency.QuadPart);
@@ -197,7 +199,8 @@ class precise_system_time_clock final : public windows_clock {
     const FARPROC proc =
         kernel32 != nullptr ? GetProcAddress(kernel32, "GetSystemTimePreciseAsFileTime") : nullptr;
     if (proc == nullptr) {
-      set_unavailable(last_error_text("GetProcAddress(GetSystemTimePreciseAsFileTime)"));
+      const DWORD code = GetLastError();
+      set_unavailable(last_error_text("GetProcAddress(GetSystemTimePreciseAsFileTime)", code));
       return;
     }
     get_ = std::bit_cast<get_fn>(proc);
@@ -222,7 +225,8 @@ class thread_times_clock final : public windows_clock {
                       clock_kind::thread_cpu, true, kFiletimeTicksPerSecond, timer_interval()) {
     FILETIME a, b, c, d;
     if (!GetThreadTimes(GetCurrentThread(), &a, &b, &c, &d)) {
-      set_unavailable(last_error_text("GetThreadTimes"));
+      const DWORD code = GetLastError();
+      set_unavailable(last_error_text("GetThreadTimes", code));
     }
   }
   std::uint64_t now() const noexcept override {
@@ -241,7 +245,8 @@ class process_times_clock final : public windows_clock {
                       clock_kind::process_cpu, true, kFiletimeTicksPerSecond, timer_interval()) {
     FILETIME a, b, c, d;
     if (!GetProcessTimes(GetCurrentProcess(), &a, &b, &c, &d)) {
-      set_unavailable(last_error_text("GetProcessTimes"));
+      const DWORD code = GetLastError();
+      set_unavailable(last_error_text("GetProcessTimes", code));
     }
   }
   std::uint64_t now() const noexcept override {
@@ -262,7 +267,8 @@ class thread_cycle_time_clock final : public windows_clock {
                       clock_kind::thread_cpu, true, tsc_ticks_per_second, std::nullopt) {
     ULONG64 cycles = 0;
     if (!QueryThreadCycleTime(GetCurrentThread(), &cycles)) {
-      set_unavailable(last_error_text("QueryThreadCycleTime"));
+      const DWORD code = GetLastError();
+      set_unavailable(last_error_text("QueryThreadCycleTime", code));
     } else if (tsc_ticks_per_second <= 0) {
       set_unavailable("no calibrated TSC rate to convert its cycles to time");
     } else {

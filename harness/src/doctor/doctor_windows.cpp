@@ -344,7 +344,7 @@ DWORD real_core_masks(std::vector<std::uint64_t>* masks) {
   if (!GetThreadGroupAffinity(GetCurrentThread(), &group)) return GetLastError();
   DWORD length = 0;
   GetLogicalProcessorInformationEx(RelationProcessorCore, nullptr, &length);
-  if (GetLastError() != ERROR_INSUFFICIENT_BUFFER) return GetLastError();
+  if (const DWORD code = GetLastError(); code != ERROR_INSUFFICIENT_BUFFER) return code;
   std::vector<unsigned char> buffer(length);
   auto* first = reinterpret_cast<SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX*>(buffer.data());
   if (!GetLogicalProcessorInformationEx(RelationProcessorCore, first, &length)) {
@@ -374,7 +374,7 @@ DWORD real_base_priority_privilege(privilege_reading* reading) {
   }
   DWORD length = 0;
   GetTokenInformation(token.get(), TokenPrivileges, nullptr, 0, &length);
-  if (GetLastError() != ERROR_INSUFFICIENT_BUFFER) return GetLastError();
+  if (const DWORD code = GetLastError(); code != ERROR_INSUFFICIENT_BUFFER) return code;
   std::vector<unsigned char> buffer(length);
   if (!GetTokenInformation(token.get(), TokenPrivileges, buffer.data(), length, &length)) {
     return GetLastError();

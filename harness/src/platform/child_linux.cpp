@@ -65,7 +65,10 @@ class fd_guard {
 
 int open_output(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
-  if (fd < 0) throw os_error(errno, fmt::format("cannot create '{}'", path.string()));
+  if (fd < 0) {
+    const int err = errno;
+    throw os_error(err, fmt::format("cannot create '{}'", path.string()));
+  }
   return fd;
 }
 
@@ -82,8 +85,10 @@ class linux_child final : public child_process {
   cpu_list affinity() override {
     cpu_set_t set;
     CPU_ZERO(&set);
-    if (::sched_getaffinity(pid_, sizeof(set), &set) != 0)
-      throw os_error(errno, "sched_getaffinity of the child");
+    if (::sched_getaffinity(pid_, sizeof(set), &set) != 0) {
+      const int err = errno;
+      throw os_error(err, "sched_getaffinity of the child");
+    }
     cpu_list cpus;
     for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
       if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
@@ -94,7 +99,8 @@ class linux_child final : public child_process {
   std::string describe_priority() override {
     errno = 0;
     const int nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(pid_));
-    if (nice == -1 && errno != 0) return "unreadable: " + errno_text(errno);
+    const int err = errno;
+    if (nice == -1 && err != 0) return "unreadable: " + errno_text(err);
     const int policy = ::sched_getscheduler(pid_);
     if (policy == SCHED_FIFO || policy == SCHED_RR) {
       sched_param param{};
@@ -117,7 +123,10 @@ class linux_child final : public child_process {
                   true,
                   0,
                   {}};
-    if (::sched_setaffinity(pid_, sizeof(set), &set) != 0) refuse(r, errno);
+    if (::sched_setaffinity(pid_, sizeof(set), &set) != 0) {
+      const int err = errno;
+      refuse(r, err);
+    }
     return r;
   }
 
@@ -125,7 +134,10 @@ class linux_child final : public child_process {
     std::vector<step_result> steps;
     if (level == priority_level::normal) return steps;
     step_result nice{fmt::format("nice {} (setpriority)", kHighNice), true, 0, {}};
-    if (::setpriority(PRIO_PROCESS, static_cast<id_t>(pid_), kHighNice) != 0) refuse(nice, errno);
+    if (::setpriority(PRIO_PROCESS, static_cast<id_t>(pid_), kHighNice) != 0) {
+      const int err = errno;
+      refuse(nice, err);
+    }
     steps.push_back(std::move(nice));
     if (level == priority_level::realtime) {
       sched_param param{};
@@ -135,7 +147,10 @@ class linux_child final : public child_process {
           true,
           0,
           {}};
-      if (::sched_setscheduler(pid_, SCHED_FIFO, &param) != 0) refuse(fifo, errno);
+      if (::sched_setscheduler(pid_, SCHED_FIFO, &param) != 0) {
+        const int err = errno;
+        refuse(fifo, err);
+      }
       steps.push_back(std::move(fifo));
     }
     return steps;
@@ -143,7 +158,10 @@ class linux_child final : public child_process {
 
   void resume() override {
     const char go = 'g';
-    if (::write(go_.get(), &go, 1) != 1) throw os_error(errno, "cannot release the child");
+    if (::write(go_.get(), &go, 1) != 1) {
+      const int err = errno;
+      throw os_error(err, "cannot release the child");
+    }
     go_.reset();
     // Blocks until exec succeeded (end of file) or the child reports why it failed.
     int err = 0;
@@ -182,8 +200,9 @@ class linux_child final : public child_process {
     while (!text.empty()) {
       const ssize_t n = ::send(channel_.get(), text.data(), text.size(), MSG_NOSIGNAL);
       if (n < 0) {
-        if (errno == EINTR) continue;
-        throw os_error(errno, "cannot write to the child");
+        const int err = errno;
+        if (err == EINTR) continue;
+        throw os_error(err, "cannot write to the child");
       }
       text.remove_prefix(static_cast<std::size_t>(n));
     }
@@ -216,19 +235,21 @@ class linux_child final : public child_process {
       const int ready =
           ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1 << 30)));
       if (ready < 0) {
-        if (errno == EINTR) continue;  // a stop signal: the caller checks it between replies
-        throw os_error(errno, "cannot wait for the child's output");
+        const int err = errno;
+        if (err == EINTR) continue;  // a stop signal: the caller checks it between replies
+        throw os_error(err, "cannot wait for the child's output");
       }
       if (ready == 0) continue;  // the deadline is checked above
       char buffer[4096];
       const ssize_t n = ::read(channel_.get(), buffer, sizeof(buffer));
       if (n < 0) {
-        if (errno == EINTR || errno == EAGAIN) continue;
-        if (errno == ECONNRESET) {  // the child exited with our last line unread
+        const int err = errno;
+        if (err == EINTR || err == EAGAIN) continue;
+        if (err == ECONNRESET) {  // the child exited with our last line unread
           closed_ = true;
           continue;
         }
-        throw os_error(errno, "cannot read the child's output");
+        throw os_error(err, "cannot read the child's output");
       }
       if (n == 0) {
         closed_ = true;
@@ -293,21 +314,32 @@ class linux_launcher final : public process_launcher {
     fd_guard child_end;
     if (spec.talk) {
       int ends[2];
-      if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
-        throw os_error(errno, "socketpair");
+      if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+        const int e = errno;
+        throw os_error(e, "socketpair");
+      }
       parent_end.reset(ends[0]);
       child_end.reset(ends[1]);
     }
     int go[2];
     int exec[2];
-    if (::pipe2(go, O_CLOEXEC) != 0) throw os_error(errno, "pipe");
+    if (::pipe2(go, O_CLOEXEC) != 0) {
+      const int e = errno;
+      throw os_error(e, "pipe");
+    }
     fd_guard go_read(go[0]);
     fd_guard go_write(go[1]);
-    if (::pipe2(exec, O_CLOEXEC) != 0) throw os_error(errno, "pipe");
+    if (::pipe2(exec, O_CLOEXEC) != 0) {
+      const int e = errno;
+      throw os_error(e, "pipe");
+    }
     fd_guard exec_read(exec[0]);
     fd_guard exec_write(exec[1]);
     const pid_t pid = ::fork();
-    if (pid < 0) throw os_error(errno, "fork");
+    if (pid < 0) {
+      const int e = errno;
+      throw os_error(e, "fork");
+    }
     if (pid == 0) {
       // The child: wait to be released, then become the program. It holds no write end of its own
       // pipe, so it reads end of file when the parent closes it without releasing it.
@@ -356,10 +388,16 @@ std::unique_ptr<process_launcher> make_native_launcher() {
 
 std::string cannot_execute(const std::filesystem::path& program) {
   struct stat st {};
-  if (::stat(program.c_str(), &st) != 0) return errno_text(errno);
+  if (::stat(program.c_str(), &st) != 0) {
+    const int err = errno;
+    return errno_text(err);
+  }
   if (S_ISDIR(st.st_mode)) return "it is a directory";
   if (!S_ISREG(st.st_mode)) return "it is not a regular file";
-  if (::access(program.c_str(), X_OK) != 0) return "not executable: " + errno_text(errno);
+  if (::access(program.c_str(), X_OK) != 0) {
+    const int err = errno;
+    return "not executable: " + errno_text(err);
+  }
   return {};
 }
 

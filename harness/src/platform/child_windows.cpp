@@ -24,18 +24,28 @@
 namespace harness::platform {
 namespace {
 
-std::system_error win32_failure(const std::string& what) {
-  const DWORD code = GetLastError();
+// `code`: GetLastError() read by the caller right after the failed call, before any string is
+// made (errors.md): a message built first may allocate, and an allocation may change it.
+std::system_error win32_failure(DWORD code, const std::string& what) {
   return std::system_error(static_cast<int>(code), std::system_category(),
                            what + ": " + win32_error_text(code));
 }
 
-step_result outcome(std::string action, bool ok) {
-  step_result r{std::move(action), ok, 0, {}};
-  if (!ok) {
-    const DWORD code = GetLastError();
-    r.error_code = static_cast<int>(code);
-    r.reason = win32_error_text(code);
+// Whether a call succeeded, and GetLastError() right after it when it did not.
+struct call_result {
+  bool ok;
+  DWORD error;  // meaningful only when !ok
+};
+
+call_result checked(bool ok) {
+  return {ok, ok ? DWORD{0} : GetLastError()};
+}
+
+step_result outcome(std::string action, call_result call) {
+  step_result r{std::move(action), call.ok, 0, {}};
+  if (!call.ok) {
+    r.error_code = static_cast<int>(call.error);
+    r.reason = win32_error_text(call.error);
   }
   return r;
 }
@@ -94,11 +104,16 @@ channel_handles make_channel() {
   SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
   HANDLE read_end = nullptr;
   HANDLE write_end = nullptr;
-  if (!CreatePipe(&read_end, &write_end, &inherit, 0)) throw win32_failure("CreatePipe");
+  if (!CreatePipe(&read_end, &write_end, &inherit, 0)) {
+    const DWORD code = GetLastError();
+    throw win32_failure(code, "CreatePipe");
+  }
   c.child_read.reset(read_end);
   c.parent_write.reset(write_end);
-  if (!SetHandleInformation(c.parent_write.get(), HANDLE_FLAG_INHERIT, 0))
-    throw win32_failure("SetHandleInformation");
+  if (!SetHandleInformation(c.parent_write.get(), HANDLE_FLAG_INHERIT, 0)) {
+    const DWORD code = GetLastError();
+    throw win32_failure(code, "SetHandleInformation");
+  }
   // Anonymous pipes cannot be overlapped: the child's stdout is a named pipe of its own name.
   static std::atomic<unsigned> counter{0};
   const std::wstring name = std::filesystem::path(fmt::format(R"(\\.\pipe\harness-{}-{})",
@@ -107,22 +122,34 @@ channel_handles make_channel() {
   const HANDLE server = CreateNamedPipeW(
       name.c_str(), PIPE_ACCESS_INBOUND | FILE_FLAG_OVERLAPPED | FILE_FLAG_FIRST_PIPE_INSTANCE,
       PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT, 1, 1 << 16, 1 << 16, 0, nullptr);
-  if (server == INVALID_HANDLE_VALUE) throw win32_failure("CreateNamedPipe");
+  if (server == INVALID_HANDLE_VALUE) {
+    const DWORD code = GetLastError();
+    throw win32_failure(code, "CreateNamedPipe");
+  }
   c.parent_read.reset(server);
   const HANDLE client = CreateFileW(name.c_str(), GENERIC_WRITE, 0, &inherit, OPEN_EXISTING,
                                     FILE_ATTRIBUTE_NORMAL, nullptr);
-  if (client == INVALID_HANDLE_VALUE) throw win32_failure("CreateFile of the child's stdout");
+  if (client == INVALID_HANDLE_VALUE) {
+    const DWORD code = GetLastError();
+    throw win32_failure(code, "CreateFile of the child's stdout");
+  }
   c.child_write.reset(client);
-  c.read_done.reset(CreateEventW(nullptr, TRUE, FALSE, nullptr));
-  if (c.read_done.get() == nullptr) throw win32_failure("CreateEvent");
+  const HANDLE event = CreateEventW(nullptr, TRUE, FALSE, nullptr);
+  const DWORD event_error = event != nullptr ? DWORD{0} : GetLastError();
+  c.read_done.reset(event);
+  if (event == nullptr) throw win32_failure(event_error, "CreateEvent");
   return c;
 }
 
 HANDLE open_output(const std::filesystem::path& path) {
   SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
-  const HANDLE h = CreateFileW(path.wstring().c_str(), GENERIC_WRITE, FILE_SHARE_READ, &inherit,
+  const std::wstring name = path.wstring();  // not a temporary freed before GetLastError()
+  const HANDLE h = CreateFileW(name.c_str(), GENERIC_WRITE, FILE_SHARE_READ, &inherit,
                                CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
-  if (h == INVALID_HANDLE_VALUE) throw win32_failure("cannot create '" + path.string() + "'");
+  if (h == INVALID_HANDLE_VALUE) {
+    const DWORD code = GetLastError();
+    throw win32_failure(code, "cannot create '" + path.string() + "'");
+  }
   return h;
 }
 
@@ -148,19 +175,22 @@ class windows_child final : public child_process {
   cpu_list affinity() override {
     DWORD_PTR process_mask = 0;
     DWORD_PTR system_mask = 0;
-    if (!GetProcessAffinityMask(pi_.hProcess, &process_mask, &system_mask))
-      throw win32_failure("GetProcessAffinityMask of the child");
+    if (!GetProcessAffinityMask(pi_.hProcess, &process_mask, &system_mask)) {
+      const DWORD code = GetLastError();
+      throw win32_failure(code, "GetProcessAffinityMask of the child");
+    }
     return mask_cpus(process_mask);
   }
 
   std::string describe_priority() override {
     const DWORD c = GetPriorityClass(pi_.hProcess);
+    const DWORD c_error = c != 0 ? DWORD{0} : GetLastError();
     const int t = GetThreadPriority(pi_.hThread);
-    return fmt::format("{}, {}",
-                       c != 0 ? priority_class_name(c)
-                              : "priority class unreadable: " + win32_error_text(GetLastError()),
-                       t != THREAD_PRIORITY_ERROR_RETURN ? thread_priority_name(t)
-                                                         : std::string("thread unreadable"));
+    return fmt::format(
+        "{}, {}",
+        c != 0 ? priority_class_name(c) : "priority class unreadable: " + win32_error_text(c_error),
+        t != THREAD_PRIORITY_ERROR_RETURN ? thread_priority_name(t)
+                                          : std::string("thread unreadable"));
   }
 
   step_result set_affinity(const cpu_list& cpus) override {
@@ -168,11 +198,12 @@ class windows_child final : public child_process {
     for (const int cpu : cpus) {
       if (cpu >= 0 && cpu < 64) mask |= DWORD_PTR{1} << cpu;
     }
+    const call_result set = checked(SetProcessAffinityMask(pi_.hProcess, mask) != 0);
     return outcome(
         cpus.size() == 1
             ? fmt::format("pin to CPU {} (SetProcessAffinityMask)", cpus.front())
             : fmt::format("allow CPUs {} (SetProcessAffinityMask)", format_cpu_list(cpus)),
-        SetProcessAffinityMask(pi_.hProcess, mask) != 0);
+        set);
   }
 
   std::vector<step_result> raise_priority(priority_level level) override {
@@ -180,8 +211,9 @@ class windows_child final : public child_process {
     if (level == priority_level::normal) return steps;
     const bool realtime = level == priority_level::realtime;
     const DWORD wanted = realtime ? REALTIME_PRIORITY_CLASS : HIGH_PRIORITY_CLASS;
-    step_result c = outcome(fmt::format("{} (SetPriorityClass)", priority_class_name(wanted)),
-                            SetPriorityClass(pi_.hProcess, wanted) != 0);
+    const call_result class_set = checked(SetPriorityClass(pi_.hProcess, wanted) != 0);
+    step_result c =
+        outcome(fmt::format("{} (SetPriorityClass)", priority_class_name(wanted)), class_set);
     // Windows may grant less than asked (HIGH for REALTIME without the privilege): read it back.
     if (const DWORD now = GetPriorityClass(pi_.hProcess); c.applied && now != wanted) {
       c.applied = false;
@@ -189,14 +221,17 @@ class windows_child final : public child_process {
     }
     steps.push_back(std::move(c));
     const int thread = realtime ? THREAD_PRIORITY_TIME_CRITICAL : THREAD_PRIORITY_HIGHEST;
-    steps.push_back(outcome(fmt::format("{} (SetThreadPriority)", thread_priority_name(thread)),
-                            SetThreadPriority(pi_.hThread, thread) != 0));
+    const call_result thread_set = checked(SetThreadPriority(pi_.hThread, thread) != 0);
+    steps.push_back(
+        outcome(fmt::format("{} (SetThreadPriority)", thread_priority_name(thread)), thread_set));
     return steps;
   }
 
   void resume() override {
-    if (ResumeThread(pi_.hThread) == static_cast<DWORD>(-1))
-      throw win32_failure("ResumeThread of the child");
+    if (ResumeThread(pi_.hThread) == static_cast<DWORD>(-1)) {
+      const DWORD code = GetLastError();
+      throw win32_failure(code, "ResumeThread of the child");
+    }
   }
 
   std::optional<child_exit> poll() override {
@@ -220,8 +255,10 @@ class windows_child final : public child_process {
     while (!text.empty()) {
       DWORD written = 0;
       const auto chunk = static_cast<DWORD>(std::min<std::size_t>(text.size(), 1 << 20));
-      if (!WriteFile(to_child_.get(), text.data(), chunk, &written, nullptr))
-        throw win32_failure("cannot write to the child");
+      if (!WriteFile(to_child_.get(), text.data(), chunk, &written, nullptr)) {
+        const DWORD code = GetLastError();
+        throw win32_failure(code, "cannot write to the child");
+      }
       text.remove_prefix(written);
     }
   }
@@ -247,14 +284,15 @@ class windows_child final : public child_process {
       }
       if (!reading_) {
         ResetEvent(event_.get());
-        if (ReadFile(from_child_.get(), buffer_, sizeof(buffer_), nullptr, &overlapped_) ||
-            GetLastError() == ERROR_IO_PENDING) {
+        const call_result read = checked(
+            ReadFile(from_child_.get(), buffer_, sizeof(buffer_), nullptr, &overlapped_) != 0);
+        if (read.ok || read.error == ERROR_IO_PENDING) {
           reading_ = true;  // done or under way: the event says which
-        } else if (GetLastError() == ERROR_BROKEN_PIPE) {
+        } else if (read.error == ERROR_BROKEN_PIPE) {
           closed_ = true;
           continue;
         } else {
-          throw win32_failure("cannot read the child's output");
+          throw win32_failure(read.error, "cannot read the child's output");
         }
       }
       const ULONGLONG now = GetTickCount64();
@@ -263,15 +301,19 @@ class windows_child final : public child_process {
                           : static_cast<DWORD>(std::min<ULONGLONG>(deadline - now, INFINITE - 1));
       const DWORD waited = WaitForSingleObject(event_.get(), left);
       if (waited == WAIT_TIMEOUT) return read_status::timed_out;
-      if (waited != WAIT_OBJECT_0) throw win32_failure("cannot wait for the child's output");
+      if (waited != WAIT_OBJECT_0) {
+        const DWORD code = GetLastError();
+        throw win32_failure(code, "cannot wait for the child's output");
+      }
       reading_ = false;
       DWORD n = 0;
       if (!GetOverlappedResult(from_child_.get(), &overlapped_, &n, FALSE)) {
-        if (GetLastError() == ERROR_BROKEN_PIPE) {
+        const DWORD code = GetLastError();
+        if (code == ERROR_BROKEN_PIPE) {
           closed_ = true;
           continue;
         }
-        throw win32_failure("cannot read the child's output");
+        throw win32_failure(code, "cannot read the child's output");
       }
       pending_.append(buffer_, n);
     }
@@ -317,9 +359,13 @@ class windows_launcher final : public process_launcher {
     std::wstring line = std::filesystem::path(command).wstring();
     PROCESS_INFORMATION pi{};
     const DWORD flags = CREATE_SUSPENDED | (spec.talk ? CREATE_NEW_PROCESS_GROUP : 0);
-    if (!CreateProcessW(spec.program.wstring().c_str(), line.data(), nullptr, nullptr, TRUE, flags,
-                        nullptr, nullptr, &si, &pi)) {
-      throw win32_failure("CreateProcess");
+    // The program's name is a local: a temporary freed at the end of the call's statement would
+    // run before GetLastError() is read.
+    const std::wstring program = spec.program.wstring();
+    if (!CreateProcessW(program.c_str(), line.data(), nullptr, nullptr, TRUE, flags, nullptr,
+                        nullptr, &si, &pi)) {
+      const DWORD code = GetLastError();
+      throw win32_failure(code, "CreateProcess");
     }
     // The child's ends close here with `channel`: the parent then sees the child's end of file.
     return std::make_unique<windows_child>(pi, channel.parent_write.release(),

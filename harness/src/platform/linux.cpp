@@ -107,7 +107,8 @@ class linux_os final : public os_interface {
     priority_snapshot s;
     errno = 0;
     const int nice = sys_.getpriority(PRIO_PROCESS, 0);
-    if (nice == -1 && errno != 0) return s;
+    const int err = errno;
+    if (nice == -1 && err != 0) return s;
     const int policy = sys_.sched_getscheduler(0);
     if (policy < 0) return s;
     sched_param param{};

@@ -81,7 +81,8 @@ class windows_os final : public os_interface {
             ? fmt::format("pin to CPU {} (SetProcessAffinityMask)", cpus.front())
             : fmt::format("allow CPUs {} (SetProcessAffinityMask)", format_cpu_list(cpus));
     if (!api_.set_process_affinity_mask(GetCurrentProcess(), mask)) {
-      return refused(action, api_.get_last_error());
+      const DWORD code = api_.get_last_error();
+      return refused(action, code);
     }
     return granted(action);
   }
@@ -117,16 +118,19 @@ class windows_os final : public os_interface {
   }
 
   std::string describe_priority() override {
+    // Each call's error is read right after it, before a string is made (errors.md).
     const DWORD priority_class = api_.get_priority_class(GetCurrentProcess());
-    const std::string class_text =
-        priority_class != 0
-            ? priority_class_name(priority_class)
-            : "priority class unreadable: " + win32_error_text(api_.get_last_error());
+    const DWORD class_error = priority_class != 0 ? DWORD{0} : api_.get_last_error();
     const int thread_priority = api_.get_thread_priority(GetCurrentThread());
+    const DWORD thread_error =
+        thread_priority != THREAD_PRIORITY_ERROR_RETURN ? DWORD{0} : api_.get_last_error();
+    const std::string class_text =
+        priority_class != 0 ? priority_class_name(priority_class)
+                            : "priority class unreadable: " + win32_error_text(class_error);
     const std::string thread_text =
         thread_priority != THREAD_PRIORITY_ERROR_RETURN
             ? thread_priority_name(thread_priority)
-            : "thread priority unreadable: " + win32_error_text(api_.get_last_error());
+            : "thread priority unreadable: " + win32_error_text(thread_error);
     std::string text = class_text + ", " + thread_text;
     if (const std::string wine = api_.wine_version(); !wine.empty()) {
       text += fmt::format(" (Wine {}: recorded, not passed on to the Linux scheduler)", wine);
@@ -158,10 +162,14 @@ class windows_os final : public os_interface {
     const std::string action =
         fmt::format("{}{} (SetPriorityClass)", verb, priority_class_name(priority_class));
     if (!api_.set_priority_class(GetCurrentProcess(), priority_class)) {
-      return refused(action, api_.get_last_error());
+      const DWORD code = api_.get_last_error();
+      return refused(action, code);
     }
     const DWORD now = api_.get_priority_class(GetCurrentProcess());
-    if (now == 0) return refused(action, api_.get_last_error());
+    if (now == 0) {
+      const DWORD code = api_.get_last_error();
+      return refused(action, code);
+    }
     if (now != priority_class) {
       step_result r{action, false, 0, {}};
       r.reason =
@@ -180,10 +188,14 @@ class windows_os final : public os_interface {
     const std::string action =
         fmt::format("{}{} (SetThreadPriority)", verb, thread_priority_name(priority));
     if (!api_.set_thread_priority(GetCurrentThread(), priority)) {
-      return refused(action, api_.get_last_error());
+      const DWORD code = api_.get_last_error();
+      return refused(action, code);
     }
     const int now = api_.get_thread_priority(GetCurrentThread());
-    if (now == THREAD_PRIORITY_ERROR_RETURN) return refused(action, api_.get_last_error());
+    if (now == THREAD_PRIORITY_ERROR_RETURN) {
+      const DWORD code = api_.get_last_error();
+      return refused(action, code);
+    }
     if (now != priority) {
       return step_result{
           action, false, 0,
