@@ -11,7 +11,7 @@
 #include <system_error>
 #include <vector>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "fakes.hpp"
 #include "harness/runner.hpp"
 
