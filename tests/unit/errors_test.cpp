@@ -14,7 +14,7 @@
 #include <system_error>
 #include <vector>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "fakes.hpp"
 #include "harness/runner.hpp"
 

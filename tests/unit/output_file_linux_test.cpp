@@ -27,7 +27,7 @@
 #include <thread>
 
 #include "harness/platform.hpp"
-#include "output_file.hpp"
+#include "cli/output_file.hpp"
 #include "platform/files.hpp"
 #include "scratch.hpp"
 

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "harness/platform.hpp"
-#include "output_file.hpp"
+#include "cli/output_file.hpp"
 #include "scratch.hpp"
 
 namespace harness {

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "harness/platform.hpp"
-#include "output_file.hpp"
+#include "cli/output_file.hpp"
 #include "platform/files.hpp"
 
 namespace harness {

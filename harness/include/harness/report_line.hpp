@@ -40,7 +40,7 @@
 #include <iosfwd>
 
 #include "harness/format_template.hpp"
-#include "harness/profile.hpp"
+#include "harness/profile_tokens.hpp"
 #include "harness/report.hpp"
 
 namespace harness {

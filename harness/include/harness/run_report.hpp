@@ -10,7 +10,8 @@
 
 #include "harness/clock.hpp"
 #include "harness/doctor.hpp"
-#include "harness/runner.hpp"
+#include "harness/run_options.hpp"
+#include "harness/run_results.hpp"
 
 namespace harness {
 

@@ -50,21 +50,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "harness/workload_facts.hpp"
+
 namespace harness {
-
-// How the file that registered a workload was compiled, as HARNESS_WORKLOAD records it where it is
-// expanded: the user's build type, not the harness library's. nullopt: not recorded (a workload
-// made without the macro, or a compiler that says nothing of its optimisation, like MSVC).
-struct workload_build {
-  std::optional<bool> optimized;   // __OPTIMIZE__ was defined (GCC, Clang)
-  std::optional<bool> assertions;  // NDEBUG was not defined when workload.hpp was included
-
-  // Known to be compiled without optimisation, or with assertions on: its times are not those of
-  // a release build.
-  bool suspect() const noexcept {
-    return (optimized && !*optimized) || (assertions && *assertions);
-  }
-};
 
 // One argument's run of a workload: the state its setup built, the calls, its teardown. The
 // experiment starts one per workload result (workload::start), gives each sample's fresh inputs
@@ -89,7 +77,7 @@ class workload {
   // What the experiment calls: makes one argument's session, running the setup (untimed).
   using starter = std::function<std::unique_ptr<workload_session>(std::int64_t arg)>;
   // Setups declared (with_setup, with_fresh_input), for `harness list` and the report.
-  enum class setup_kind { none, per_argument, per_call };
+  using setup_kind = harness::setup_kind;
   // What a call processes, as a function of the argument.
   using amount = std::function<double(std::int64_t arg)>;
 
@@ -492,7 +480,7 @@ workload make_workload(std::string name, setup_spec<Setup, Fn, Teardown> spec) {
       [shared](std::int64_t arg) -> std::unique_ptr<workload_session> {
         return std::make_unique<session>(shared, arg);
       },
-      takes_arg, returns_count, workload::setup_kind::per_argument);
+      takes_arg, returns_count, setup_kind::per_argument);
 }
 
 // A workload that consumes its input, made fresh for every call (with_fresh_input).
@@ -514,7 +502,7 @@ workload make_workload(std::string name, fresh_input_spec<Make, Fn> spec) {
       [shared](std::int64_t arg) -> std::unique_ptr<workload_session> {
         return std::make_unique<session>(shared, arg);
       },
-      takes_arg, returns_count, workload::setup_kind::per_call);
+      takes_arg, returns_count, setup_kind::per_call);
 }
 
 // Registers make_workload(name, fn) in the global registry: `fn` is a callable, with_setup(...) or

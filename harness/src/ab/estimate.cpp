@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "harness/ab.hpp"
 #include "harness/statistics.hpp"
 

@@ -9,7 +9,7 @@
 #include <map>
 #include <system_error>
 
-#include "check.hpp"
+#include "base/check.hpp"
 
 namespace harness::worker_protocol {
 

@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "harness/duration.hpp"
 #include "harness/errors.hpp"
 #include "harness/log.hpp"

@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "harness/statistics.hpp"
 
 namespace harness::stats {

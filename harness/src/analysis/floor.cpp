@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "check.hpp"
+#include "base/check.hpp"
 
 namespace harness {
 namespace {

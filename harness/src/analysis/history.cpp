@@ -17,7 +17,7 @@
 
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
-#include "json_field.hpp"
+#include "base/json_field.hpp"
 #include "platform/files.hpp"
 
 namespace harness {

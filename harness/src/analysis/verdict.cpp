@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/statistics_internal.hpp"
-#include "check.hpp"
+#include "base/check.hpp"
 #include "harness/statistics.hpp"
 
 namespace harness::stats {

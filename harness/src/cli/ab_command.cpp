@@ -20,7 +20,7 @@
 #include "harness/duration.hpp"
 #include "harness/errors.hpp"
 #include "harness/log.hpp"
-#include "output_file.hpp"
+#include "cli/output_file.hpp"
 #include "report/progress.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"

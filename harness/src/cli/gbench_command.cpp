@@ -21,7 +21,7 @@
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "harness/report_line.hpp"
-#include "output_file.hpp"
+#include "cli/output_file.hpp"
 #include "platform/child_process.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"

@@ -21,7 +21,7 @@
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
-#include "output_file.hpp"
+#include "cli/output_file.hpp"
 
 namespace harness::cli {
 namespace {

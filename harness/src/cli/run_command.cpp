@@ -25,7 +25,7 @@
 #include "harness/report_line.hpp"
 #include "harness/runner.hpp"
 #include "harness/workload.hpp"
-#include "output_file.hpp"
+#include "cli/output_file.hpp"
 #include "report/progress.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"

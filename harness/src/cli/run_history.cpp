@@ -13,7 +13,7 @@
 #include "clocks/tsc.hpp"
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
-#include "output_file.hpp"
+#include "cli/output_file.hpp"
 #include "platform/files.hpp"
 
 namespace harness::cli {

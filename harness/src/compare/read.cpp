@@ -16,7 +16,7 @@
 
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
-#include "json_field.hpp"
+#include "base/json_field.hpp"
 
 namespace harness::compare {
 namespace {

@@ -28,7 +28,7 @@
 
 #include <fmt/format.h>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "platform/child_process.hpp"
 #include "platform/files.hpp"
 

@@ -17,7 +17,7 @@
 #include <system_error>
 #include <utility>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "platform/child_process.hpp"
 #include "platform/win32_calls.hpp"
 

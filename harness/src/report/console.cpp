@@ -399,10 +399,10 @@ void print_console_report(std::ostream& out, const report_model& model,
     const workload_result& r = *w.result;
     fmt::print(out, "\n{}\n", r.name);
     print_build(out, r, style);
-    if (r.setup == workload::setup_kind::per_argument) {
+    if (r.setup == setup_kind::per_argument) {
       fmt::print(out, "  setup: once for this argument, before the first call: {}, in no sample\n",
                  report_detail::time_text(r.setup_seconds, style.unicode));
-    } else if (r.setup == workload::setup_kind::per_call) {
+    } else if (r.setup == setup_kind::per_call) {
       fmt::print(out,
                  "  setup: a fresh input for every call, made before each sample; not timed\n");
     }

@@ -20,10 +20,10 @@
 #include <optional>
 #include <ostream>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
-#include "json_field.hpp"
+#include "base/json_field.hpp"
 #include "report/html.hpp"
 #include "report/html_assets.hpp"
 #include "report/json_document.hpp"

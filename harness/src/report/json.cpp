@@ -19,7 +19,7 @@
 #include <string_view>
 #include <tuple>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "doctor/doctor_json.hpp"
 #include "harness/floor.hpp"
 #include "harness/report.hpp"
@@ -166,13 +166,13 @@ json options_json(const run_options& o) {
 }
 
 // The setup a workload declared: "per_argument", "per_call", or null.
-json setup_id(workload::setup_kind setup) {
+json setup_id(setup_kind setup) {
   switch (setup) {
-    case workload::setup_kind::per_argument:
+    case setup_kind::per_argument:
       return "per_argument";
-    case workload::setup_kind::per_call:
+    case setup_kind::per_call:
       return "per_call";
-    case workload::setup_kind::none:
+    case setup_kind::none:
       break;
   }
   return nullptr;
@@ -221,7 +221,7 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
           {"bytes_per_call", optional_number(r.bytes_per_call)},
           {"setup", setup_id(r.setup)},
           {"setup_seconds",
-           r.setup == workload::setup_kind::per_argument ? json(r.setup_seconds) : json(nullptr)},
+           r.setup == setup_kind::per_argument ? json(r.setup_seconds) : json(nullptr)},
           {"build",
            {{"optimized", r.build.optimized ? json(*r.build.optimized) : json(nullptr)},
             {"assertions", r.build.assertions ? json(*r.build.assertions) : json(nullptr)}}},

@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/runner.hpp"
+#include "harness/run_options.hpp"
 
 namespace harness {
 

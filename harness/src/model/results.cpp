@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "harness/runner.hpp"
+#include "harness/run_results.hpp"
 
 namespace harness {
 

@@ -1,6 +1,6 @@
 // Report files: what is at the path decides between an atomic replacement (a temporary file in
 // the target's folder, then rename) and a write in place (devices, FIFOs).
-#include "output_file.hpp"
+#include "cli/output_file.hpp"
 
 #include <fmt/format.h>
 

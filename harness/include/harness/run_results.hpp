@@ -1,0 +1,191 @@
+// What a run of the experiment gives back, per workload: its phases' samples in blocks, the
+// warmup, where it failed; and the clock facts the sampler used (runner.hpp makes them). Every
+// figure is in native ticks of the sampling clock. Free of the workload templates and Google
+// Benchmark, so the writers and the analysis can read it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/clock.hpp"
+#include "harness/floor.hpp"
+#include "harness/preparation.hpp"
+#include "harness/workload_facts.hpp"
+
+namespace harness {
+
+enum class phase_kind { first, baseline, prepared };
+// A phase's names, from one table: for people ("first call"), for machine-readable reports
+// ("first": JSON, CSV, --line), and its instance index among a workload's rows in Google
+// Benchmark's JSON.
+struct phase_names {
+  const char* label;
+  const char* id;
+  int instance_index;
+};
+const phase_names& names_of(phase_kind kind) noexcept;
+inline const char* to_string(phase_kind kind) noexcept {
+  return names_of(kind).label;
+}
+
+// Why sampling of a phase ended.
+enum class stop_reason {
+  count,        // the requested samples were taken (and the floor needed no more blocks)
+  confirmed,    // the requested samples, then more blocks until the floor was confirmed
+  target,       // auto: the target interval was met twice in a row and the floor confirmed
+  max_time,     // max_time passed first
+  max_samples,  // auto: the sample ceiling came first
+  // The blocks agree, and what keeps the floor unconfirmed no further block can change: the
+  // build's first run here, or a floor below the earlier runs' (floor_finding::first_of_build,
+  // below_remembered). Only another run can confirm it.
+  needs_another_run,
+  interrupted,
+};
+// Why a phase's sampling ended, for people and as an identifier (JSON's `stopped_by`).
+struct stop_names {
+  const char* phrase;
+  const char* id;
+};
+const stop_names& names_of(stop_reason reason) noexcept;
+inline const char* to_string(stop_reason reason) noexcept {
+  return names_of(reason).phrase;
+}
+
+// The stage of a workload's experiment, in the order they run: where a workload can fail.
+enum class run_stage { setup, first_call, batch_calibration, baseline, warmup, prepared, teardown };
+// For people ("batch calibration") and as an identifier (JSON's, CSV's, --line's: "calibration").
+struct stage_names {
+  const char* label;
+  const char* id;
+};
+const stage_names& names_of(run_stage stage) noexcept;
+inline const char* to_string(run_stage stage) noexcept {
+  return names_of(stage).label;
+}
+
+// How and where a workload failed: the stage, and within a phase or the warmup the sample (the
+// call of `calls_per_sample` calls) it failed in. What was measured before it stays in the result.
+struct workload_failure {
+  std::string message;        // what it threw (the exception's what()), or what it did wrong
+  bool threw = true;          // false: a call returned a count that is none (negative, not the
+                              // first call's, more than 1e14 a second: sampler.hpp), or the
+                              // benchmark tool reported an error (`harness gbench`: SkipWithError)
+  bool making_input = false;  // the fresh input's maker failed (with_fresh_input), not a call
+  run_stage stage = run_stage::first_call;
+  std::size_t sample = 0;  // 1-based sample of the baseline, warmup or prepared phase; 0: none
+  std::size_t block = 0;   // 1-based block of the baseline or prepared phase; 0: none
+  std::uint64_t calls_per_sample = 1;
+
+  // "the prepared phase, sample 7 (block 2, 8 calls)", "the first call", "the warmup, sample 3".
+  std::string where() const;
+  // "threw: MESSAGE", "its fresh input's maker threw: MESSAGE", or "it returned a negative
+  // iteration count; ..."
+  std::string what() const;
+};
+
+// Consecutive samples of a phase taken together, between two gaps.
+struct sample_block {
+  std::size_t first = 0;     // index of its first sample in phase_result::values
+  std::size_t count = 0;     // samples in it
+  double start_seconds = 0;  // when it began, seconds of the sampling clock since the phase began
+  std::uint64_t reference_best = 0;  // fastest reference run at its start, within it and at its end
+};
+
+struct phase_result {
+  phase_kind kind = phase_kind::prepared;
+  // Ticks per call after the overhead: (raw - overhead) / batch, in sampling order. Raw ticks are
+  // kept implicitly: raw(i) gives them back exactly.
+  std::vector<double> values;
+  std::vector<bool> host_slowdown;   // per sample: the reference loop ran slow around it
+  std::vector<bool> context_switch;  // per sample: preempted; empty when not counted
+  std::uint64_t batch = 1;           // calls per sample
+  std::uint64_t overhead = 0;        // ticks subtracted from each raw sample
+  std::size_t reference_every =
+      0;  // within a block, the reference loop ran every this-many samples
+  std::uint64_t reference_best = 0;   // fastest reference run, ticks, the gaps' runs included
+  std::uint64_t reference_worst = 0;  // slowest reference run within the blocks
+  std::size_t reference_runs = 0;     // reference runs within the blocks
+  std::size_t reference_slow = 0;     // of those, runs slower than host_slowdown_factor x best
+  std::vector<sample_block> blocks;   // empty for the first call
+  std::size_t requested = 0;          // samples asked for (0 with --samples auto)
+  std::optional<floor_check> floor;   // the floor of the blocks; nullopt for the first call
+  double elapsed_seconds = 0;         // sampling clock time from the first block's start to the end
+  stop_reason stopped_by = stop_reason::count;
+  std::size_t realtime_pauses = 0;
+  // Samples another tool took (`harness gbench`: one Google Benchmark repetition each): per
+  // sample, the iterations it averaged over and the user counters the tool reported for it, as it
+  // reported them. Empty for the harness's own samples.
+  std::vector<std::uint64_t> sample_iterations;
+  std::vector<std::vector<std::pair<std::string, double>>> sample_counters;
+
+  std::uint64_t raw(std::size_t i) const noexcept;
+  // The block sample i was taken in, 0-based; blocks.size() when there are no blocks.
+  std::size_t block_of(std::size_t i) const noexcept;
+  bool disturbed(std::size_t i) const noexcept;
+  std::size_t disturbed_count() const noexcept;
+  std::size_t host_slowdown_count() const noexcept;
+  std::size_t context_switch_count() const noexcept;
+};
+
+struct warmup_result {
+  std::chrono::nanoseconds requested{0};
+  std::chrono::nanoseconds elapsed{0};  // time the warmup loop ran, on the sampling clock
+  std::uint64_t calls = 0;
+  // Fastest reference-loop run between the warmup's calls (about once per reference_interval),
+  // ticks; 0 when none ran. The floor's speed check counts it: the longer the run has watched the
+  // host, the likelier it has seen its fastest speed.
+  std::uint64_t reference_best = 0;
+};
+
+struct workload_result {
+  std::string name;  // display name, "xor_loop/4000000"
+  // How the file that registered it was compiled (optimisation, assertions): the user's build.
+  workload_build build;
+  std::optional<phase_result> first;
+  std::optional<phase_result> baseline;
+  std::optional<phase_result> prepared;
+  std::uint64_t iterations_per_call = 0;  // what the workload reported; 0: it reports none
+  // What one call processes, as the workload declares it for its argument (workload.hpp's
+  // items_per_call / bytes_per_call); nullopt: not declared. Reports turn them into items/s and
+  // bytes/s (Google Benchmark's items_per_second / bytes_per_second).
+  std::optional<double> items_per_call;
+  std::optional<double> bytes_per_call;
+  // The setup it declared (with_setup: once per argument; with_fresh_input: before each sample),
+  // run outside every timed region.
+  harness::setup_kind setup = harness::setup_kind::none;
+  // How long with_setup's setup took, seconds of the sampling clock (not in any sample); 0 when
+  // there is none. Fresh inputs are made before each sample and not timed at all.
+  double setup_seconds = 0;
+  std::uint64_t batch = 1;             // calls per sample in baseline and prepared
+  bool batch_calibrated = false;       // batch was found by timing, not given by --batch
+  std::uint64_t min_sample_ticks = 0;  // the sample length batching aims for
+  preparation_report preparation;
+  warmup_result warmup;
+  std::optional<workload_failure> failure;  // nullopt when the workload ran to the end
+  bool interrupted = false;
+
+  bool failed() const noexcept { return failure.has_value(); }
+};
+
+// The clock facts the sampler needs, measured once per run.
+struct clock_facts {
+  const clock_source* clock = nullptr;
+  std::uint64_t step = 1;  // smallest difference between two back-to-back reads, ticks
+  bool step_measured = false;
+  // The smallest amount the clock's value advances by (1 tick for a TSC on bare metal, 10 ns
+  // here); this, not the step, bounds how finely a sample is resolved. 0: not measured.
+  double granularity = 0;
+  double read_cost = 0;  // ticks one read costs; 0: not measured
+
+  // The granularity when measured, else the step (an upper bound of it), else 0.
+  double resolution() const noexcept {
+    return granularity > 0 ? granularity : step_measured ? static_cast<double>(step) : 0.0;
+  }
+};
+clock_facts measure_clock_facts(const clock_source& clock);
+
+}  // namespace harness

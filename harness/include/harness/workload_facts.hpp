@@ -1,0 +1,28 @@
+// What a workload's result says of it, without the workload itself: how its file was compiled and
+// which setup it declared. Free of the workload templates and Google Benchmark (workload.hpp), so
+// the results, the analysis and the writers can carry them.
+#pragma once
+
+#include <optional>
+
+namespace harness {
+
+// How the file that registered a workload was compiled, as HARNESS_WORKLOAD records it where it is
+// expanded: the user's build type, not the harness library's. nullopt: not recorded (a workload
+// made without the macro, or a compiler that says nothing of its optimisation, like MSVC).
+struct workload_build {
+  std::optional<bool> optimized;   // __OPTIMIZE__ was defined (GCC, Clang)
+  std::optional<bool> assertions;  // NDEBUG was not defined when workload.hpp was included
+
+  // Known to be compiled without optimisation, or with assertions on: its times are not those of
+  // a release build.
+  bool suspect() const noexcept {
+    return (optimized && !*optimized) || (assertions && *assertions);
+  }
+};
+
+// Setups declared (with_setup: once per argument; with_fresh_input: before each sample), for
+// `harness list` and the report.
+enum class setup_kind { none, per_argument, per_call };
+
+}  // namespace harness

@@ -1,0 +1,224 @@
+// `harness ab`'s report as text: the console block per pair (or per benchmark), and the CSV and
+// Markdown rows.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+
+#include "harness/ab_report.hpp"
+#include "report/ab_writers.hpp"
+
+namespace harness {
+
+using namespace ab_detail;
+
+// gbench: a block per benchmark, the unpaired ones, then what every invocation was.
+void print_gbench_console(std::ostream& out, const ab_report& r) {
+  fmt::print(out, "A: {} (--vs)\nB: {}\n", r.build_a, r.build_b);
+  for (const ab_benchmark& b : r.benchmarks) {
+    const ab_pair& p = b.pair;
+    const ab_estimate& e = p.estimate;
+    fmt::print(out, "{}\n", b.name);
+    if (e.rounds) {
+      fmt::print(out, "  {} {} (95%, median of {} rounds, each a new process of each)\n",
+                 ab_headline(*e.rounds), bounds(*e.rounds), e.rounds->count);
+    } else {
+      fmt::print(out, "  not answered: {} rounds gave a ratio, and an interval needs 6\n",
+                 p.rounds.size());
+    }
+    if (b.decision) {
+      fmt::print(out, "  verdict: {}: {}\n", names_of(b.decision->verdict).id, b.decision->reason);
+    }
+    if (b.error) fmt::print(out, "  FAILED: {}\n", *b.error);
+    if (e.floor_a && e.floor_b) {
+      fmt::print(out, "  floors over the run: A {}, B {} per iteration",
+                 duration_of(*e.floor_a, 1e9), duration_of(*e.floor_b, 1e9));
+      if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {:.5f}", *fr);
+      fmt::print(out, "\n");
+    }
+    fmt::print(out, "  rounds: {} (ABBA order), {} repetition{} an invocation; stopped: {}",
+               p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
+               names_of(p.stopped_by).phrase);
+    if (p.last_half_width) {
+      fmt::print(out, " (half-width {:.3f}% at the last of {} checks, target {:.3f}%)",
+                 *p.last_half_width * 100, p.checks, r.options.target * 100);
+    }
+    fmt::print(out, ", {:.2f} s\n", p.seconds);
+  }
+  for (const std::string& name : r.only_in_a)
+    fmt::print(out, "{}\n  only in A: not compared\n", name);
+  for (const std::string& name : r.only_in_b)
+    fmt::print(out, "{}\n  only in B: not compared\n", name);
+  std::string prepared;
+  for (const preparation_report& p : r.preparations) {
+    for (const auto& s : p.steps) {
+      prepared += fmt::format("{}{}: {}", prepared.empty() ? "" : "; ", s.action,
+                              s.applied ? "applied" : s.reason);
+    }
+  }
+  fmt::print(out, "figures: {} (Google Benchmark's real_time per iteration, ns); {}{}{}\n", r.clock,
+             r.plan, prepared.empty() ? "" : "; ", prepared);
+  if (r.interrupted) fmt::print(out, "interrupted: the figures are what came before\n");
+}
+
+void print_ab_console(std::ostream& out, const ab_report& r) {
+  if (r.mode == ab_mode::gbench) {
+    print_gbench_console(out, r);
+    return;
+  }
+  if (r.pairs.empty()) {
+    fmt::print(out, "harness ab: no rounds were measured{}\n",
+               r.interrupted ? " (interrupted)" : "");
+    return;
+  }
+  const ab_pair& first = r.pairs.front();
+  const double tps = r.ticks_per_second;
+  fmt::print(out, "A: {}\nB: {}\n", side_name(first.a, r.mode), side_name(first.b, r.mode));
+  if (r.answer) {
+    fmt::print(out, "  {} {} (95%, {} {} {})\n", ab_headline(*r.answer), bounds(*r.answer),
+               r.pairs.size() > 1 ? "over" : "median of", r.answer->count,
+               r.pairs.size() > 1 ? "pairs of processes" : "round ratios");
+  } else {
+    fmt::print(out, "  not answered: {} rounds gave a ratio, and an interval needs 6\n",
+               first.estimate.rounds ? first.estimate.rounds->count : 0);
+  }
+  if (r.decision) {
+    fmt::print(out, "  verdict: {}: {}\n", names_of(r.decision->verdict).id, r.decision->reason);
+  }
+  for (std::size_t i = 0; i < r.pairs.size(); ++i) {
+    const ab_pair& p = r.pairs[i];
+    const ab_estimate& e = p.estimate;
+    const std::string prefix = r.pairs.size() > 1 ? fmt::format("  pair {}: ", i + 1) : "  ";
+    if (r.pairs.size() > 1 && e.rounds) {
+      fmt::print(out, "{}{} {}\n", prefix, percent(e.rounds->ratio), bounds(*e.rounds));
+    }
+    if (e.floor_a && e.floor_b) {
+      fmt::print(out, "{}floors over the run: A {:.0f} ticks ({}), B {:.0f} ticks ({}) per call",
+                 prefix, *e.floor_a, duration_of(*e.floor_a, tps), *e.floor_b,
+                 duration_of(*e.floor_b, tps));
+      if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {:.5f}", *fr);
+      fmt::print(out, "\n");
+    }
+    fmt::print(out,
+               "{}rounds: {} of {} sample{} a side in stretches of {} ({} order), batch {}; {} "
+               "disturbed",
+               prefix, p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
+               p.samples_per_stretch, to_string(r.options.order), p.batch, e.disturbed);
+    if (e.disturbed > 0) {
+      if (e.undisturbed) {
+        fmt::print(out, " (without them {} {})", percent(e.undisturbed->ratio),
+                   bounds(*e.undisturbed));
+      } else {
+        fmt::print(out, " (too few left without them for an interval)");
+      }
+    }
+    fmt::print(out, "\n");
+    fmt::print(out, "{}stopped: {}", prefix, names_of(p.stopped_by).phrase);
+    if (p.last_half_width) {
+      fmt::print(out, " (half-width {:.3f}% at the last of {} checks, target {:.3f}%)",
+                 *p.last_half_width * 100, p.checks, r.options.target * 100);
+    }
+    fmt::print(out, ", {:.2f} s of rounds after a {:.2f} s warmup ({} rounds)\n", p.seconds,
+               p.warmup_seconds, p.warmup_rounds);
+  }
+  if (r.pairs.size() > 1) {
+    fmt::print(out,
+               "  the interval is over the {} pairs of processes (Student's t on their ratios), "
+               "joined with the pooled rounds': each process has its own pages and code layout\n",
+               r.pair_ratios.size());
+    if (r.between_pairs && r.pooled_rounds) {
+      const double between = r.between_pairs->upper - r.between_pairs->lower;
+      const double within = r.pooled_rounds->upper - r.pooled_rounds->lower;
+      fmt::print(out,
+                 "  its width comes from {}: between the pairs {} (Student's t), within them {} "
+                 "(the {} pooled rounds)\n",
+                 between >= within ? "the spread between processes"
+                                   : "the spread of the rounds within each process",
+                 bounds(*r.between_pairs), bounds(*r.pooled_rounds), r.pooled_rounds->count);
+    }
+  }
+  if (r.mode == ab_mode::builds) {
+    fmt::print(out, "  workers: {} of {} pairs, layout {} ({})\n", r.pairs.size(),
+               r.pairs_requested, r.layout,
+               r.layout == "duet" ? "the two sample each round at the same time on two CPUs"
+                                  : "the two take turns on one CPU");
+  }
+  std::string prepared;
+  for (const preparation_report& p : r.preparations) {
+    for (const auto& s : p.steps) {
+      prepared += fmt::format("{}{}: {}", prepared.empty() ? "" : "; ", s.action,
+                              s.applied ? "applied" : s.reason);
+    }
+  }
+  fmt::print(out, "  clock: {} ({:.0f} ticks/s); timer overhead A {} / B {} ticks subtracted{}{}\n",
+             r.clock, tps, first.overhead_a, first.overhead_b, prepared.empty() ? "" : "; ",
+             prepared);
+  if (r.interrupted) fmt::print(out, "  interrupted: the figures are what came before\n");
+}
+
+void write_ab_csv(std::ostream& out, const ab_report& r) {
+  out << "pair,round,a,b,a_first,a_min_ticks,b_min_ticks,ratio,disturbed,reference_ticks,"
+         "context_switches\n";
+  const auto quoted = [](const std::string& s) {
+    std::string q = "\"";
+    for (const char c : s) {
+      if (c == '"') q += '"';
+      q += c;
+    }
+    return q + "\"";
+  };
+  // gbench --vs times nothing itself: no reference loop, no context switches, so no disturbed
+  // round; those cells stay empty rather than say 0.
+  const bool watched = r.mode != ab_mode::gbench;
+  const auto rows = [&](std::size_t i, const ab_pair& p) {
+    for (std::size_t k = 0; k < p.rounds.size(); ++k) {
+      const ab_round& round = p.rounds[k];
+      fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{}\n", i + 1, k + 1, quoted(p.a.workload),
+                 quoted(p.b.workload), round.a_first ? 1 : 0, round.a_min, round.b_min,
+                 round.a_min > 0 ? fmt::format("{}", round.ratio()) : "",
+                 watched ? fmt::format("{}", round.disturbed ? 1 : 0) : "",
+                 watched ? fmt::format("{}", round.reference) : "",
+                 watched ? fmt::format("{}", round.switches) : "");
+    }
+  };
+  for (std::size_t i = 0; i < r.pairs.size(); ++i)
+    rows(i, r.pairs[i]);
+  // gbench: each benchmark's one pair of binaries, its name in a and b.
+  for (const ab_benchmark& b : r.benchmarks)
+    rows(0, b.pair);
+}
+
+void write_ab_markdown(std::ostream& out, const ab_report& r) {
+  out << "| A | B | B/A | change | 95% interval | verdict | rounds | disturbed |\n"
+         "|---|---|---:|---:|---|---|---:|---:|\n";
+  const auto cell = [](const std::string& s) {
+    std::string escaped;
+    for (const char c : s) {
+      if (c == '|') escaped += '\\';
+      escaped += c;
+    }
+    return escaped;
+  };
+  for (const ab_benchmark& b : r.benchmarks) {
+    const std::optional<ab_interval>& answer = b.pair.estimate.rounds;
+    fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+               cell(side_name(b.pair.a, r.mode)), cell(side_name(b.pair.b, r.mode)),
+               answer ? fmt::format("{:.5f}", answer->ratio) : "n/a",
+               answer ? percent(answer->ratio) : "n/a", answer ? bounds(*answer) : "n/a",
+               b.error      ? "failed"
+               : b.decision ? names_of(b.decision->verdict).id
+                            : "n/a",
+               b.pair.rounds.size(), "n/a");  // gbench --vs watches no disturbance
+  }
+  if (r.pairs.empty()) return;
+  const ab_pair& first = r.pairs.front();
+  fmt::print(
+      out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(side_name(first.a, r.mode)),
+      cell(side_name(first.b, r.mode)), r.answer ? fmt::format("{:.5f}", r.answer->ratio) : "n/a",
+      r.answer ? percent(r.answer->ratio) : "n/a", r.answer ? bounds(*r.answer) : "n/a",
+      r.decision ? names_of(r.decision->verdict).id : "n/a", total_rounds(r), total_disturbed(r));
+}
+
+}  // namespace harness
