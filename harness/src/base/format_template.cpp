@@ -13,7 +13,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "check.hpp"
+#include "base/check.hpp"
 
 namespace harness {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "harness/errors.hpp"
 #include "harness/workload.hpp"
 

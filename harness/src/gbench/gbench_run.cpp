@@ -8,7 +8,7 @@
 #include <system_error>
 #include <thread>
 
-#include "check.hpp"
+#include "base/check.hpp"
 #include "gbench/gbench.hpp"
 #include "harness/log.hpp"
 
