@@ -17,6 +17,8 @@ run_packages=(
   libspdlog-dev libfmt-dev           # logging and formatting
   libcli11-dev                       # every command-line option
   nlohmann-json3-dev                 # JSON output
+  libboost-dev                       # Boost.Math: binomial, Student's t (headers; build only: the
+                                     # compiled libs of libboost-math-dev are not used)
   libjs-chart.js                     # Chart.js 3, embedded in the HTML report at build time
 )
 # And what the tests need besides (./dev.sh test, ./dev.sh package):
@@ -24,6 +26,7 @@ test_packages=(
   git                                # the style check lists the tracked files
   libgtest-dev libgmock-dev          # unit tests
   python3                            # end-to-end checks of JSON output
+  python3-jsonschema                 # the e2e tests validate every JSON they produce (Draft 2020-12)
   util-linux                         # setpriv: the end-to-end test runs once as an unprivileged user
   procps                             # pgrep: the e2e tests check that no child of a run is left running
   libbenchmark-tools python3-scipy   # reports e2e: Google Benchmark's compare.py reads harness JSON

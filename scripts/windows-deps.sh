@@ -6,7 +6,8 @@
 # 1. Debian packages: the mingw-w64 -posix compilers (only they have std::thread), Wine, and the
 #    header-only libraries and sources the build uses. apt-get update runs only when one is missing.
 # 2. CACHE_DIR/include: symlinks to the header-only libraries' own folders (CLI11, spdlog, fmt,
-#    nlohmann). Never /usr/include itself: its glibc headers break mingw's C library headers.
+#    nlohmann, boost: Boost.Math is used header-only). Never /usr/include itself: its glibc
+#    headers break mingw's C library headers.
 # 3. CACHE_DIR/prefix: GoogleTest (from /usr/src/googletest) and Google Benchmark 1.7.1 (from Debian's
 #    source package) built static with mingw, plus CMake package files for the header-only libraries,
 #    so the project's find_package(... CONFIG REQUIRED) calls work unchanged when cross-compiling.
@@ -29,7 +30,7 @@ log() { printf 'windows-deps: %s\n' "$*"; }
 
 # --- 1. Debian packages ------------------------------------------------------------------------
 packages=(g++-mingw-w64-x86-64-posix wine wine64 cmake ninja-build googletest libcli11-dev
-          libspdlog-dev libfmt-dev nlohmann-json3-dev
+          libspdlog-dev libfmt-dev nlohmann-json3-dev libboost-dev
           patch xz-utils)  # patch and xz unpack and patch the Google Benchmark source package
 missing=()
 for p in "${packages[@]}"; do
@@ -51,7 +52,7 @@ fi
 
 # --- 2. header-only libraries, each through its own folder --------------------------------------
 mkdir -p "$cache/include"
-for d in CLI spdlog fmt nlohmann; do
+for d in CLI spdlog fmt nlohmann boost; do
   ln -sfn "/usr/include/$d" "$cache/include/$d"
 done
 
@@ -94,6 +95,26 @@ write_config nlohmann_json "if(NOT TARGET nlohmann_json::nlohmann_json)
   set_target_properties(nlohmann_json::nlohmann_json PROPERTIES INTERFACE_INCLUDE_DIRECTORIES \"$inc\")
 endif()
 set(nlohmann_json_VERSION 3.11.2)"
+write_config Boost "if(NOT TARGET Boost::headers)
+  add_library(Boost::headers INTERFACE IMPORTED)
+  set_target_properties(Boost::headers PROPERTIES INTERFACE_INCLUDE_DIRECTORIES \"$inc\")
+  add_library(Boost::boost INTERFACE IMPORTED)
+  set_target_properties(Boost::boost PROPERTIES INTERFACE_LINK_LIBRARIES Boost::headers)
+endif()
+set(Boost_VERSION 1.74.0)"
+# find_package(Boost 1.74 CONFIG) asks a version: the file that answers it, as Debian's says 1.74.0.
+boost_version=$prefix/lib/cmake/Boost/BoostConfigVersion.cmake
+boost_version_text='set(PACKAGE_VERSION 1.74.0)
+if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION VERSION_EQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()'
+[[ -f $boost_version && $(cat "$boost_version") == "$boost_version_text" ]] ||
+  printf '%s\n' "$boost_version_text" >"$boost_version"
 
 # --- 3. static mingw builds ---------------------------------------------------------------------
 # cmake_build NAME SOURCE_DIR [cmake args...]: configure, build and install into the prefix once;

@@ -32,6 +32,7 @@ no_worker_left() {
 # Turns (the default): two pairs of fresh workers, each pinned and raised, the interval over them.
 if expect 0 turns -- ab --a "$a" --b "$b" xor_loop/100000 "${tiny[@]}" --log-level info \
   -o "$work/turns.json"; then
+  fits_schema "turns: turns.json" "$work/turns.json"
   contains out "A: xor_loop/100000 of $a (mm64fnv:" turns
   contains out "B: xor_loop/100000 of $b (mm64fnv:" turns
   contains out "(95%, over 2 pairs of processes)" turns
@@ -71,6 +72,7 @@ no_worker_left turns
 # Duet: the two workers on two CPUs at once, when this process may use two.
 if [ "$(nproc)" -ge 2 ]; then
   if expect 0 duet -- ab --a "$a" --b "$b" xor_loop/100000 "${tiny[@]}" --layout duet --format json; then
+    fits_schema "duet: stdout JSON" "$work/out"
     if python3 - "$work/out" <<'EOF'; then pass; else fail "duet: the JSON's content"; fi
 import json, sys
 ab = json.load(open(sys.argv[1]))["ab"]

@@ -73,6 +73,8 @@ if ! (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" -w empty -n 12 
   --no-history --format json -o "$box/good.json" >/dev/null 2>"$work/err"); then
   fail "setup: could not write a report"
   sed 's/^/    | /' "$work/err"
+else
+  fits_schema "setup: good.json" "$box/good.json"
 fi
 
 # Reports and a history broken in one place each, for compare, report and --history (issue 27):

@@ -16,7 +16,6 @@ source "$(dirname "$0")/lib.sh"
 export TMPDIR=$work/tmp  # the invocations' files go here, and must be gone afterwards
 mkdir -p "$TMPDIR"
 unset GBENCH_FIXTURE_CRASH GBENCH_FIXTURE_EXIT GBENCH_FIXTURE_SLEEP_MS
-schema_check=("$root/tests/e2e/reports_schema_check.py" "$root/docs/output.schema.json")
 compare=/usr/share/benchmark/compare.py
 
 # No process of the fixture may outlive a command.
@@ -59,7 +58,7 @@ if expect 3 all-json -- gbench --detail "${tiny[@]}" -o "$work/a.json" -- "$fixt
   --benchmark_filter='BM_(sum|copy|skipped)'; then
   contains out "FAILED in the baseline phase, sample 1 (block 1" all-json
   contains out "Google Benchmark reported an error (SkipWithError): the fixture skips this one" all-json
-  if python3 "${schema_check[@]}" "$work/a.json"; then pass; else fail "a.json breaks the schema"; fi
+  fits_schema "a.json" "$work/a.json"
   if python3 - "$work/a.json" <<'EOF'; then pass; else fail "all-json: the JSON's content"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -187,7 +186,7 @@ if expect 0 gbench-history-first -- "${ghist[@]}" -o "$work/g1.json" -- "$fixtur
   contains out " (--min-time 5 ms -- --benchmark_filter=BM_sum))" gbench-history-first
   contains out "a build's first run here is not confirmed" gbench-history-first
   lacks out "reference loop remembered" gbench-history-first
-  if python3 "${schema_check[@]}" "$work/g1.json"; then pass; else fail "g1.json breaks the schema"; fi
+  fits_schema "g1.json" "$work/g1.json"
   if kept=$(python3 -c "$gcheck" "$work/gh.json" "$work/g1.json" first); then pass; else
     fail "gbench-history-first: the history or the floor's findings"
   fi

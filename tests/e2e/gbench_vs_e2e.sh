@@ -37,6 +37,7 @@ tiny=(-n 10 --min-time 0.5ms --max-time 0.7s)
 # tiny budget on a loaded host may not resolve 1%), BM_fails failed in NEW (exit 3), one benchmark
 # only in each.
 if expect 3 suite -- gbench --vs "$old" "${tiny[@]}" --log-level info -o "$work/vs.json" -- "$new"; then
+  fits_schema "gbench --vs: vs.json" "$work/vs.json"
   contains out "A: $old (--vs)" suite
   contains out "B: $new" suite
   contains out "BM_plus25/2000" suite

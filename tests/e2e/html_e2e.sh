@@ -123,6 +123,7 @@ fi
 tiny=(-w empty -n 20 --warmup 10ms)
 if expect 0 json-a -- "${tiny[@]}" -o "$work/a.json" &&
   expect 0 json-b -- "${tiny[@]}" -o "$work/b.json"; then
+  fits_schema "json-a, json-b" "$work/a.json" "$work/b.json"
   if expect 0 report-html -- report "$work/a.json" -o "$work/report.html"; then
     check_page report "$work/report.html"
   fi

@@ -36,3 +36,17 @@ contains() {
 lacks() {
   if grep -qF -- "$2" "$work/$1"; then fail "$3: $1 has '$2'"; else pass; fi
 }
+
+# fits_schema NAME FILE...: every FILE is a harness JSON report valid against
+# docs/output.schema.json (schema_check.py, python3-jsonschema); a failure names each bad field's
+# path.
+lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+fits_schema() {
+  local name=$1
+  shift
+  if /usr/bin/python3 "$lib_dir/schema_check.py" "$lib_dir/../../docs/output.schema.json" "$@" \
+    >"$work/schema" 2>&1; then pass; else
+    fail "$name: breaks docs/output.schema.json"
+    sed 's/^/    | /' "$work/schema" | head -40
+  fi
+}

@@ -7,7 +7,6 @@
 set -u
 harness=${1:?usage: reports_e2e.sh PATH/TO/harness SOURCE_ROOT}
 root=${2:?usage: reports_e2e.sh PATH/TO/harness SOURCE_ROOT}
-schema_check=("$root/tests/e2e/reports_schema_check.py" "$root/docs/output.schema.json")
 compare=/usr/share/benchmark/compare.py
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
@@ -25,12 +24,14 @@ no_leftovers() {
 # -o r.json: console report on stdout, Google Benchmark JSON in the file, valid against the schema.
 if expect 0 json-file -- --detail "${tiny[@]}" -o "$work/a.json"; then
   contains out "summary" json-file
-  if python3 "${schema_check[@]}" "$work/a.json"; then pass; else fail "a.json breaks the schema"; fi
+  fits_schema "a.json" "$work/a.json"
+  # and the unit tests' golden report (ReportGolden), which the writers keep byte for byte
+  fits_schema "tests/golden/report.json" "$root/tests/golden/report.json"
 fi
 expect 0 json-file-2 -- --detail "${tiny[@]}" -o "$work/b.json"
 # In five blocks, with time for more: blocks, floors and their findings fit the schema too.
 if expect 0 json-blocks -- --detail -w empty -n 5 --warmup 10ms --max-time 100ms -o "$work/blocks.json"; then
-  if python3 "${schema_check[@]}" "$work/blocks.json"; then pass; else fail "blocks.json breaks the schema"; fi
+  fits_schema "blocks.json" "$work/blocks.json"
 fi
 
 # Google Benchmark's compare.py takes two harness files as they are (it needs /usr/bin/python3
@@ -58,7 +59,7 @@ if expect 0 throughput -- --detail -w memcpy_bytes -n 5 --warmup 10ms --blocks 1
   if grep -q '"bytes_per_second": [0-9]' "$work/bytes.json"; then pass; else
     fail "throughput: no bytes_per_second row in the JSON"
   fi
-  if python3 "${schema_check[@]}" "$work/bytes.json"; then pass; else fail "bytes.json breaks the schema"; fi
+  fits_schema "bytes.json" "$work/bytes.json"
   if [ -f "$compare" ] && /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
     if /usr/bin/python3 "$compare" benchmarks "$work/bytes.json" "$work/bytes.json" >"$work/cmp" 2>&1; then
       contains cmp "memcpy_bytes/65536 " throughput-compare
@@ -70,7 +71,7 @@ fi
 
 # --format json on stdout is the JSON alone; --format csv one row per sample.
 if expect 0 json-stdout -- "${tiny[@]}" --no-baseline --format json; then
-  if python3 "${schema_check[@]}" "$work/out"; then pass; else fail "stdout JSON breaks the schema"; fi
+  fits_schema "stdout JSON" "$work/out"
 fi
 if expect 0 csv -- "${tiny[@]}" --format csv; then
   contains out "workload,phase,index,ticks,ns,disturbed,raw_ticks,batch" csv
@@ -138,7 +139,7 @@ if expect 0 line -- "${tiny[@]}" --line '{workload}|{phase}|{samples}|{runs}|{ve
 fi
 if expect 0 line-and-file -- "${tiny[@]}" --line '{workload} {phase}' -o "$work/l.json"; then
   contains out "empty prepared" line-and-file
-  if python3 "${schema_check[@]}" "$work/l.json"; then pass; else fail "l.json breaks the schema"; fi
+  fits_schema "l.json" "$work/l.json"
 fi
 if expect 2 bad-line -- "${tiny[@]}" --line '{workload} {nope}'; then
   contains err "{nope}" bad-line

@@ -117,6 +117,7 @@ mkdir -p "$work/real"
 echo old >"$work/real/target.json"
 ln -s real/target.json "$work/link.json"
 if expect 0 output-link -- --detail "${tinyo[@]}" -o "$work/link.json"; then
+  fits_schema "output-link: link.json" "$work/link.json"
   if [ -L "$work/link.json" ] && [ "$(readlink "$work/link.json")" = real/target.json ]; then pass; else
     fail "output-link: link.json is no longer the link to real/target.json"
   fi
@@ -164,6 +165,7 @@ fi
 # fastest reference loop); a file that is not a harness history is refused and left as it was.
 hist=(-w xor_loop/100000 -n 4 --warmup 0 --max-time 100ms)
 if expect 0 history-first -- --detail "${hist[@]}" --history "$work/history.json" -o "$work/h1.json"; then
+  fits_schema "history-first: h1.json" "$work/h1.json"
   contains out "fastest reference loop remembered: none yet" history-first
   if python3 -c '
 import json, sys
@@ -316,6 +318,7 @@ bad doctor-cpu "not an online CPU" doctor --cpu 64 --root "$data/tuned"
 # compare: two tiny runs written with -o, then one report against the other and against itself.
 if expect 0 compare-run-a -- --detail -w empty -w sort_ints/100 -n 12 --warmup 10ms -o "$work/a.json" &&
   expect 0 compare-run-b -- --detail -w empty -n 12 --warmup 10ms -o "$work/b.json"; then
+  fits_schema "compare-run: a.json, b.json" "$work/a.json" "$work/b.json"
   # Tiny real runs: B may or may not come out slower, but the exit code must say which (4, 6 for
   # a workload not compared, or 0); a floor not confirmed is decided by the medians.
   # compare_says NAME ARGS...: run compare; its exit code must be the one its rows say.
@@ -377,6 +380,7 @@ fi
 # compare as a gate, deterministically: a real report whose prepared samples are replaced by
 # fixed ones (floor confirmed), and the same with every sample of B three times as long.
 if expect 0 gate-run -- -w empty -w sort_ints/100 -n 12 --warmup 0 -o "$work/g.json" --format json; then
+  fits_schema "gate-run: g.json" "$work/g.json"
   python3 - "$work" <<'PY'
 import json, sys
 work = sys.argv[1]

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numbers>
+#include <stdexcept>
 #include <vector>
 
 namespace harness::stats {
@@ -359,6 +361,12 @@ TEST(statistics_estimators, binomial_cdf_matches_scipy) {
   EXPECT_NEAR(binomial_half_cdf(1000000, 499020), 0.025056366266395704, 1e-9);
   EXPECT_NEAR(binomial_half_cdf(1000, 700), 1.0, 1e-15);
   EXPECT_EQ(binomial_half_cdf(5, 5), 1.0);
+  // The middle of an odd n, and the far lower tail, where a sum of terms or 1 - complement
+  // would lose every digit: scipy.stats.binom.cdf(k, n, 0.5) again.
+  EXPECT_NEAR(binomial_half_cdf(3, 1), 0.5, 1e-15);
+  EXPECT_NEAR(binomial_half_cdf(101, 50), 0.5, 1e-15);
+  EXPECT_NEAR(binomial_half_cdf(200, 10), 1.4738538021484267e-44, 1.4738538021484267e-44 * 1e-12);
+  EXPECT_NEAR(binomial_half_cdf(60, 0), 8.673617379884035e-19, 8.673617379884035e-19 * 1e-12);
 }
 
 // 2 * scipy.stats.t.sf(t, dof)
@@ -370,6 +378,32 @@ TEST(statistics_estimators, student_t_p_values_match_scipy) {
   EXPECT_NEAR(student_t_two_sided_p(1.0, 3.5), 0.38133725356344556, 1e-13);
   EXPECT_EQ(student_t_two_sided_p(0.0, 10), 1.0);
   EXPECT_EQ(student_t_two_sided_p(std::numeric_limits<double>::infinity(), 10), 0.0);
+  // Far tails, a near-normal dof and a t near 0: 2 * scipy.stats.t.sf(t, dof) again.
+  EXPECT_NEAR(student_t_two_sided_p(40.0, 3), 3.438068078915854e-05, 3.438068078915854e-05 * 1e-12);
+  EXPECT_NEAR(student_t_two_sided_p(12.0, 50), 2.462380625332536e-16,
+              2.462380625332536e-16 * 1e-10);
+  EXPECT_NEAR(student_t_two_sided_p(1.96, 1e6), 0.04999606758526978, 1e-13);
+  EXPECT_NEAR(student_t_two_sided_p(0.01, 2), 0.992929108958201, 1e-13);
+}
+
+// scipy.stats.t.isf((1 - level) / 2, dof). scipy 1.10 inverts the distribution function by
+// cdflib's search, good to about 1e-11 relative (its dof = 1 value is 2.6e-10 above the exact
+// tan(0.475 pi)), so these hold to 1e-10 relative; the Cauchy case to the closed form's rounding.
+TEST(statistics_estimators, student_t_quantiles_match_scipy) {
+  EXPECT_NEAR(student_t_two_sided_quantile(0.95, 1), 12.706204736432102, 12.7 * 1e-10);
+  EXPECT_NEAR(student_t_two_sided_quantile(0.95, 1), std::tan(0.475 * std::numbers::pi), 1e-13);
+  EXPECT_NEAR(student_t_two_sided_quantile(0.95, 9), 2.262157162740992, 2.26 * 1e-10);
+  EXPECT_NEAR(student_t_two_sided_quantile(0.95, 2.5), 3.574654842011878, 3.57 * 1e-10);
+  EXPECT_NEAR(student_t_two_sided_quantile(0.95, 1000), 1.9623390808264078, 1.96 * 1e-10);
+  EXPECT_NEAR(student_t_two_sided_quantile(0.99, 4), 4.604094871415898, 4.6 * 1e-10);
+  // The quantile and the p-value are each other's inverse.
+  EXPECT_NEAR(student_t_two_sided_p(student_t_two_sided_quantile(0.95, 7), 7), 0.05, 1e-14);
+}
+
+// A dof outside the distribution's domain is the caller's bug: Boost.Math's policy throws.
+TEST(statistics_estimators, student_t_refuses_a_dof_out_of_its_domain) {
+  EXPECT_THROW(student_t_two_sided_p(1.0, 0), std::domain_error);
+  EXPECT_THROW(student_t_two_sided_quantile(0.95, -1), std::domain_error);
 }
 
 TEST(statistics_scale, a_million_quantized_samples) {

@@ -176,10 +176,16 @@ struct shift_estimate {
 };
 std::optional<shift_estimate> log_shift(std::span<const double> a, std::span<const double> b);
 
-// P(B <= k) for B ~ Binomial(n, 1/2); exact up to rounding, in O(sqrt(n)) terms.
+// The distributions below are Boost.Math's (analysis/special_functions.cpp); this header does not
+// include Boost. An argument outside a distribution's domain (dof <= 0, a NaN) throws
+// std::domain_error: a bug of the caller.
+// P(B <= k) for B ~ Binomial(n, 1/2).
 double binomial_half_cdf(std::size_t n, std::size_t k);
-// Two-sided p-value of Student's t statistic with `dof` degrees of freedom.
+// Two-sided p-value of Student's t statistic with `dof` degrees of freedom: P(|T| >= |t|).
 double student_t_two_sided_p(double t, double dof);
+// The t for which student_t_two_sided_p(t, dof) is 1 - level: the half-width, in standard errors,
+// of a two-sided `level` interval (level in (0, 1)).
+double student_t_two_sided_quantile(double level, double dof);
 
 // ---- the summary ----------------------------------------------------------------------------
 

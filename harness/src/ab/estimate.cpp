@@ -35,18 +35,6 @@ std::optional<ab_interval> median_interval(std::vector<double> ratios) {
                      .method = "median of the round ratios, order-statistic interval"};
 }
 
-// Student's t quantile for a two-sided `level` with `dof` degrees of freedom, by bisection on the
-// two-sided p-value the statistics already give.
-double t_quantile(double level, double dof) {
-  double lo = 0;
-  double hi = 1e6;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = (lo + hi) / 2;
-    (stats::student_t_two_sided_p(mid, dof) > 1 - level ? lo : hi) = mid;
-  }
-  return (lo + hi) / 2;
-}
-
 // "+1.00%", "-0.25%", "+0.004%": a ratio as the change of B's time against A's, two decimals or
 // three below 0.1%.
 std::string change(double ratio) {
@@ -115,8 +103,9 @@ std::optional<ab_interval> combine_pairs(std::span<const double> pair_ratios,
   }
   const double m = *stats::mean(logs);
   const double sd = *stats::standard_deviation(logs);
-  const double half = t_quantile(stats::kConfidenceLevel, static_cast<double>(n - 1)) * sd /
-                      std::sqrt(static_cast<double>(n));
+  const double half =
+      stats::student_t_two_sided_quantile(stats::kConfidenceLevel, static_cast<double>(n - 1)) *
+      sd / std::sqrt(static_cast<double>(n));
   ab_interval combined{.ratio = std::exp(m),
                        .lower = std::exp(m - half),
                        .upper = std::exp(m + half),

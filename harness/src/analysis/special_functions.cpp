@@ -1,8 +1,10 @@
-// Special functions the estimators' tests need: the binomial(n, 1/2) distribution function (the
-// median's order-statistic interval) and Student's t two-sided p-value through the regularized
-// incomplete beta function (the drift test).
-#include <algorithm>
+// The distributions the estimators' tests need, through Boost.Math: the binomial(n, 1/2)
+// distribution function (the median's order-statistic interval) and Student's t two-sided p-value
+// and its quantile (the drift test, and ab's interval over pairs).
 #include <cmath>
+
+#include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/students_t.hpp>
 
 #include "harness/statistics.hpp"
 
@@ -10,64 +12,29 @@ namespace harness::stats {
 
 namespace {
 
-// Regularized incomplete beta I_x(a, b) by its continued fraction (modified Lentz), which
-// converges quickly for x < (a + 1) / (a + b + 2); the symmetry I_x(a, b) = 1 - I_{1-x}(b, a)
-// covers the rest.
-double incomplete_beta(double a, double b, double x) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  if (x > (a + 1) / (a + b + 2)) return 1 - incomplete_beta(b, a, 1 - x);
-  constexpr double kTiny = 1e-300;
-  constexpr double kEpsilon = 1e-15;
-  constexpr int kMaxTerms = 1000;
-  double f = kTiny;
-  double c = f;
-  double d = 0;
-  for (int j = 0; j <= kMaxTerms; ++j) {
-    double numerator = 1;
-    if (j > 0) {
-      const double m = j / 2;
-      numerator = j % 2 == 0 ? m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
-                             : -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-    }
-    d = 1 + numerator * d;
-    if (std::fabs(d) < kTiny) d = kTiny;
-    d = 1 / d;
-    c = 1 + numerator / c;
-    if (std::fabs(c) < kTiny) c = kTiny;
-    const double delta = c * d;
-    f *= delta;
-    if (std::fabs(delta - 1) < kEpsilon) break;
-  }
-  const double log_front =
-      a * std::log(x) + b * std::log1p(-x) - (std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b));
-  return std::exp(log_front) / a * f;
-}
+// Boost.Math's default policy throws on a domain, pole or overflow error; an argument out of its
+// domain here is a bug of the caller, which the throw reports. Underflow to 0 is the answer the
+// far tails need (a p-value below the smallest double is 0), not an error.
+using policy = boost::math::policies::policy<
+    boost::math::policies::underflow_error<boost::math::policies::ignore_error>>;
 
 }  // namespace
 
 double binomial_half_cdf(std::size_t n, std::size_t k) {
   if (k >= n) return 1;
-  // Sum from k downwards, where terms shrink geometrically once below the mode; past the middle,
-  // the symmetric complement keeps the sum short.
-  if (2 * k > n) return 1 - binomial_half_cdf(n, n - k - 1);
-  const double nd = static_cast<double>(n);
-  double j = static_cast<double>(k);
-  double term = std::exp(std::lgamma(nd + 1) - std::lgamma(j + 1) - std::lgamma(nd - j + 1) -
-                         nd * std::log(2.0));
-  double sum = 0;
-  while (term > 0) {
-    sum += term;
-    if (j == 0 || term < sum * 1e-17) break;
-    term *= j / (nd - j + 1);  // C(n, j-1) / C(n, j)
-    j -= 1;
-  }
-  return std::min(sum, 1.0);
+  const boost::math::binomial_distribution<double, policy> b(static_cast<double>(n), 0.5);
+  return boost::math::cdf(b, static_cast<double>(k));
 }
 
 double student_t_two_sided_p(double t, double dof) {
   if (std::isinf(t)) return 0;
-  return incomplete_beta(dof / 2, 0.5, dof / (dof + t * t));
+  const boost::math::students_t_distribution<double, policy> d(dof);
+  return 2 * boost::math::cdf(boost::math::complement(d, std::fabs(t)));
+}
+
+double student_t_two_sided_quantile(double level, double dof) {
+  const boost::math::students_t_distribution<double, policy> d(dof);
+  return boost::math::quantile(boost::math::complement(d, (1 - level) / 2));
 }
 
 }  // namespace harness::stats

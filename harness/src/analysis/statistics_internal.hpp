@@ -1,7 +1,7 @@
 // What the statistics' files share (internal).
 //
 //   estimators.cpp         the estimators over sorted views, summarize()
-//   special_functions.cpp  the binomial(n, 1/2) cdf, Student's t p-value, the incomplete beta
+//   special_functions.cpp  the binomial(n, 1/2) cdf, Student's t p-value and quantile (Boost.Math)
 //   verdict.cpp            floor_estimate(), judge() and the words of its verdicts
 //   auto_stop.cpp          `--samples auto`: may sampling stop now
 #pragma once
