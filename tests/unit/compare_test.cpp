@@ -376,7 +376,8 @@ TEST(CompareParseRun, RefusesWhatIsNotAHarnessReport) {
   EXPECT_THAT(message("not json"), Not(HasSubstr("[json.exception")));
   EXPECT_THAT(message(R"({"harness": {"schema_version": 1,
       "clock": {"name": "c", "ticks_per_second": 1e9}, "workloads": []}, "benchmarks": [
-      {"run_name": "w", "run_type": "iteration", "phase": "prepared", "ticks": 1e300}]})"),
+      {"family_index": 0, "run_name": "w", "run_type": "iteration", "phase": "prepared",
+       "ticks": 1e300}]})"),
               HasSubstr("a sample of 1e+300 ticks is out of range"));
 }
 
@@ -431,6 +432,7 @@ std::string report_json(const std::vector<std::pair<std::string, std::vector<dou
   nlohmann::json workloads = nlohmann::json::array();
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& [name, values] : runs) {
+    const std::size_t family = workloads.size();
     nlohmann::json phases = nlohmann::json::array();
     if (!values.empty()) {
       phases.push_back(
@@ -443,8 +445,11 @@ std::string report_json(const std::vector<std::pair<std::string, std::vector<dou
     workloads.push_back(
         {{"name", name}, {"phases", phases}, {"error", nullptr}, {"interrupted", values.empty()}});
     for (const double v : values) {
-      rows.push_back(
-          {{"run_name", name}, {"run_type", "iteration"}, {"phase", "prepared"}, {"ticks", v}});
+      rows.push_back({{"family_index", family},
+                      {"run_name", name},
+                      {"run_type", "iteration"},
+                      {"phase", "prepared"},
+                      {"ticks", v}});
     }
   }
   const nlohmann::json doc = {
@@ -537,7 +542,7 @@ TEST(CompareParseRun, ASampleBelowMinusItsOverheadIsRefused) {
   EXPECT_EQ(parse_error(doc),
             "r.json: benchmarks[4].ticks: a sample of -10.5 ticks is out of range: a sample is "
             "its calls' time less the timer overhead, so it lies at or above minus the overhead "
-            "per call (-10 ticks here)");
+            "per call (-10 ticks in w's prepared phase)");
   // The report of issue 27, whose negative samples compare took for "B faster" (B/A -1.28).
   doc["benchmarks"][4]["ticks"] = -1280.3;
   EXPECT_THAT(parse_error(doc), HasSubstr("r.json: benchmarks[4].ticks: a sample of -1280.3"));

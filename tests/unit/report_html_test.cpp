@@ -18,6 +18,7 @@
 #include "cli.hpp"
 #include "fakes.hpp"
 #include "harness/ab_report.hpp"
+#include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "scratch.hpp"
@@ -213,7 +214,8 @@ TEST(ReportHtml, WhatIsNotAHarnessReportIsRefusedInWords) {
             "1e15 times a second");
   bad = doc;
   bad["benchmarks"][0]["family_index"] = 7;
-  EXPECT_THAT(refusal(bad.dump()), HasSubstr("family_index 7 names no workload"));
+  EXPECT_EQ(refusal(bad.dump()),
+            "r.json: benchmarks[0].family_index: 7 names no workload (the report lists 2)");
   bad = doc;
   bad["benchmarks"][0]["family_index"] = -1;
   EXPECT_EQ(refusal(bad.dump()),
@@ -539,6 +541,128 @@ TEST(ReportCommand, BadInputsExitTwoAndWriteNothing) {
   r = run({"report"});
   EXPECT_EQ(r.code, cli::exit_usage);
   EXPECT_EQ(folder.entries(), 1u);  // notes.txt alone: nothing written
+}
+
+// ---- one reader: compare and report accept and refuse the same files ---------------------------
+
+// The message the one reader gives for `text` read from `path`, or "no error".
+std::string reader_error(const std::string& text, const std::string& path) {
+  try {
+    compare::parse_run(text, path);
+  } catch (const usage_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// A JSON report of synthetic_run(20), broken in one place by `edit`.
+template <class Edit>
+std::string broken_report(Edit&& edit) {
+  std::ostringstream json;
+  write_json_report(json, analyze_run(synthetic_run(20)));
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json.str());
+  edit(doc);
+  return doc.dump(1);
+}
+
+// The first sample row of workload 0's phase `id`.
+std::size_t row_of(const nlohmann::ordered_json& doc, const std::string& id) {
+  const auto& rows = doc.at("benchmarks");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].at("run_type") == "iteration" && rows[i].at("phase") == id &&
+        rows[i].at("family_index") == 0)
+      return i;
+  }
+  ADD_FAILURE() << "no " << id << " row";
+  return 0;
+}
+
+TEST(ReportReader, CompareAndReportAcceptAndRefuseTheSameFilesInTheSameWords) {
+  using doc_t = nlohmann::ordered_json;
+  struct bad_file {
+    std::string name;
+    std::string text;
+    std::string message;  // what the refusal says after "FILE: "
+  };
+  const auto edit = [](auto&& f) { return broken_report(f); };
+  const std::vector<bad_file> files{
+      {"negative",
+       edit([](doc_t& d) { d["benchmarks"][row_of(d, "prepared")]["ticks"] = -1280.3; }),
+       "a sample of -1280.3 ticks is out of range"},
+      {"negative-baseline",
+       edit([](doc_t& d) { d["benchmarks"][row_of(d, "baseline")]["ticks"] = -1280.3; }),
+       "a sample of -1280.3 ticks is out of range"},
+      {"huge", edit([](doc_t& d) { d["benchmarks"][row_of(d, "baseline")]["ticks"] = 2e15; }),
+       "a sample of 2e+15 ticks is out of range (at most 1e15)"},
+      {"string-ticks",
+       edit([](doc_t& d) { d["benchmarks"][row_of(d, "prepared")]["ticks"] = "500"; }),
+       "ticks: expected a number, got a string"},
+      {"overflow", "{\"harness\": {\"schema_version\": 1}, \"benchmarks\": [1e400]}",
+       "not JSON: number overflow parsing '1e400'"},
+      {"row-not-object", edit([](doc_t& d) { d["benchmarks"][2] = 7; }),
+       "benchmarks[2]: expected an object, got the number 7"},
+      {"row-without-run-type", edit([](doc_t& d) { d["benchmarks"][1].erase("run_type"); }),
+       "benchmarks[1].run_type: missing"},
+      {"family", edit([](doc_t& d) { d["benchmarks"][0]["family_index"] = 7; }),
+       "benchmarks[0].family_index: 7 names no workload (the report lists 2)"},
+      {"run-name",
+       edit([](doc_t& d) { d["benchmarks"][row_of(d, "prepared") + 1]["run_name"] = "x"; }),
+       "run_name: \"x\" differs from the run_name of the phase's first row"},
+      {"phase", edit([](doc_t& d) { d["benchmarks"][row_of(d, "prepared")]["phase"] = "warmup"; }),
+       ".phase: \"warmup\" is not a phase harness.workloads[0] (\"sort_ints/10000\") lists"},
+      {"disturbed", edit([](doc_t& d) { d["benchmarks"][3]["disturbed"] = 1; }),
+       "benchmarks[3].disturbed: expected true or false, got the number 1"},
+      {"schema-text", edit([](doc_t& d) { d["harness"]["schema_version"] = "1"; }),
+       "schema_version \"1\" is not one this harness reads (1)"},
+      {"no-context", edit([](doc_t& d) { d.erase("context"); }), "context: missing"},
+      // harness report's title read it with nlohmann's own words (a type_error, exit 1).
+      {"host-name", edit([](doc_t& d) { d["context"]["host_name"] = 5; }),
+       "context.host_name: expected a string, got the number 5"},
+      {"rate", edit([](doc_t& d) { d["harness"]["clock"]["ticks_per_second"] = 0; }),
+       "harness.clock.ticks_per_second: 0 is out of range"},
+      {"step", edit([](doc_t& d) { d["harness"]["clock"]["step_ticks"] = -10; }),
+       "harness.clock.step_ticks: -10 is out of range: expected 0 to 1e15 ticks"},
+      // compare read only the prepared phase's figures, report only some of each phase's.
+      {"baseline-batch",
+       edit([](doc_t& d) { d["harness"]["workloads"][0]["phases"][1]["batch"] = 0; }),
+       "harness.workloads[0].phases[1].batch: expected a whole number of 1 or more, got the "
+       "number 0"},
+      {"first-factor", edit([](doc_t& d) {
+         d["harness"]["workloads"][0]["phases"][0]["reference_loop"]["slowdown_factor"] = 0.5;
+       }),
+       "harness.workloads[0].phases[0].reference_loop.slowdown_factor: 0.5 is out of range"},
+      {"rows-not-array", edit([](doc_t& d) { d["benchmarks"] = doc_t::object(); }),
+       "benchmarks: expected an array, got an object"},
+  };
+  const testing::scratch_folder folder("one-reader");
+  const auto good = (folder.path() / "good.json").string();
+  {
+    std::ofstream out(good, std::ios::binary);
+    out << broken_report([](doc_t&) {});
+  }
+  const auto page = (folder.path() / "out.html").string();
+  // The good file: both read it.
+  // (The second workload's 3 samples cannot be compared.)
+  EXPECT_EQ(run({"compare", "--allow-not-compared", good, good}).code, cli::exit_ok);
+  EXPECT_EQ(run({"report", good, "-o", page}).code, cli::exit_ok);
+  std::filesystem::remove(page);
+  for (const bad_file& f : files) {
+    const auto path = (folder.path() / (f.name + ".json")).string();
+    {
+      std::ofstream out(path, std::ios::binary);
+      out << f.text;
+    }
+    const std::string message = reader_error(f.text, path);
+    EXPECT_THAT(message, HasSubstr(path + ": ")) << f.name;
+    EXPECT_THAT(message, HasSubstr(f.message)) << f.name;
+    const auto compared = run({"compare", good, path});
+    EXPECT_EQ(compared.code, cli::exit_usage) << f.name << ": " << compared.err;
+    EXPECT_THAT(compared.err, HasSubstr(message)) << f.name;
+    const auto reported = run({"report", path, "-o", page});
+    EXPECT_EQ(reported.code, cli::exit_usage) << f.name << ": " << reported.err;
+    EXPECT_THAT(reported.err, HasSubstr(message)) << f.name;
+    EXPECT_FALSE(std::filesystem::exists(page)) << f.name;
+  }
 }
 
 }  // namespace

@@ -17,6 +17,8 @@
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+
+#include <span>
 #include <vector>
 
 namespace harness::stats {
@@ -709,6 +711,47 @@ TEST(LogShift, ThinsLargeSamplesAndRefusesValuesAtOrBelowZero) {
   EXPECT_NEAR(s->ratio, 1.01, 0.002);
   EXPECT_FALSE(log_shift(std::vector<double>{1, 2, 0}, b).has_value());
   EXPECT_FALSE(log_shift(std::vector<double>{1}, b).has_value());
+}
+
+// ---- the one histogram --------------------------------------------------------------------------
+
+TEST(Histogram, CountsEachValueInOneBarAndTheRestApart) {
+  const std::vector<double> values{-1, 0, 0.99, 1, 2.5, 4, 4.01};
+  const bin_counts c = count_bins(values, 0, 4, 4);
+  EXPECT_EQ(c.counts, (std::vector<std::size_t>{2, 1, 1, 1}));  // 4 itself in the last bar
+  EXPECT_EQ(c.below, 1u);
+  EXPECT_EQ(c.above, 1u);
+  // A flat scale: every value on it in the first bar.
+  const bin_counts flat = count_bins(std::vector<double>{3, 3, 3}, 3, 3, 5);
+  EXPECT_EQ(flat.counts, (std::vector<std::size_t>{3, 0, 0, 0, 0}));
+}
+
+TEST(Histogram, TheFenceIsTheType7QuartileOfEachPhase) {
+  // Type 7's 75th percentile of 1..5 and 100 is 4.75 (the lower order statistic was 4): fence
+  // 4.75 + 1.5 (4.75 - 1) = 10.375; 100 lies above it.
+  const std::vector<double> a{1, 2, 3, 4, 5, 100};
+  const std::vector<double> empty;
+  const std::vector<std::span<const double>> phases{a, empty};
+  const auto h = histogram_of(phases);
+  ASSERT_TRUE(h.has_value());
+  EXPECT_DOUBLE_EQ(h->low, 1);
+  EXPECT_DOUBLE_EQ(h->high, 100);
+  EXPECT_DOUBLE_EQ(h->top, 10.375);
+  EXPECT_DOUBLE_EQ(h->width, 9.375 / kHistogramBins);
+  ASSERT_EQ(h->phases.size(), 2u);
+  EXPECT_EQ(h->phases[0].above, 1u);
+  std::size_t counted = 0;
+  for (const std::size_t n : h->phases[0].counts)
+    counted += n;
+  EXPECT_EQ(counted, 5u);
+  EXPECT_EQ(h->phases[1].counts, std::vector<std::size_t>(kHistogramBins, 0));
+  // No sample anywhere: no histogram; all alike: a scale 1% wide above them.
+  EXPECT_FALSE(histogram_of(std::vector<std::span<const double>>{empty}).has_value());
+  const std::vector<double> same{200, 200};
+  const auto flat = histogram_of(std::vector<std::span<const double>>{same});
+  ASSERT_TRUE(flat.has_value());
+  EXPECT_DOUBLE_EQ(flat->top, 202);
+  EXPECT_EQ(flat->phases[0].counts[0], 2u);
 }
 
 }  // namespace

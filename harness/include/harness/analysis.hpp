@@ -36,6 +36,25 @@ struct phase_rates {
 phase_rates rates_of(const stats::phase_statistics& s, const workload_result& result,
                      double ticks_per_second);
 
+// A phase's calls taken together: every sample's raw ticks less the overhead it carried, summed
+// exactly in integers, and the mean figures made from that sum (--line's {runs}, {seconds},
+// {rate}, {ticks}, {ns}, {per_run}, {iterations}, {per_iteration}, {ns_per_iteration},
+// {items_per_second}, {bytes_per_second}). The rates are nullopt when no call or no time was
+// summed, the per-iteration figures also when the workload reported no iterations.
+struct phase_totals {
+  std::uint64_t runs = 0;  // calls: samples times the batch
+  std::int64_t ticks = 0;
+  double seconds = 0;
+  std::optional<double> runs_per_second;
+  std::optional<double> seconds_per_run;
+  std::optional<std::uint64_t> iterations;  // runs times iterations_per_call, when reported
+  std::optional<double> seconds_per_iteration;
+  std::optional<double> items_per_second;  // items_per_call times the calls, per second
+  std::optional<double> bytes_per_second;
+};
+phase_totals totals_of(const phase_result& phase, const workload_result& result,
+                       double ticks_per_second);
+
 // A workload that learns its input (a branch predictor or a cache trained by the same input
 // forgets it over the gap's other work, and relearns it with repetition), seen one of two ways:
 // within the blocks that follow a gap the samples start high and fall to a trained level, block
@@ -77,7 +96,12 @@ struct phase_analysis {
   std::optional<stats::phase_statistics> clean;  // only when some samples were disturbed
   std::optional<stats::verdict> verdict;         // none for the first call
   phase_rates rates;                             // over all samples
-  std::optional<learning_finding> learning;      // the blocks show a workload that learns
+  phase_totals totals;                           // over all samples
+  // Where the lowest and the highest sample lie in sampling order (the first of equal ones);
+  // nullopt without samples.
+  std::optional<std::size_t> lowest_index;
+  std::optional<std::size_t> highest_index;
+  std::optional<learning_finding> learning;  // the blocks show a workload that learns
 };
 // The first call gets its statistics only; the other phases their verdict too, judged with the
 // clock's granularity per call.
@@ -153,6 +177,9 @@ struct workload_analysis {
   std::vector<phase_analysis> phases;           // the phases that ran, in report order
   std::optional<preparation_change> change;     // both baseline and prepared ran, minimums above 0
   std::optional<host_speed_change> host_speed;  // both ran the reference loop
+  // The sampled phases (baseline, prepared: those that ran, in report order) counted on one
+  // scale (stats::histogram_of): the HTML page's histogram. nullopt: no sample in either.
+  std::optional<stats::phases_histogram> histogram;
   trust_note trust;
 
   // The phase of that kind, or nullptr when it did not run.

@@ -38,7 +38,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -90,13 +89,13 @@ struct run_file {
   std::vector<unsampled_workload> unsampled;  // those without one, in report order
 };
 
-// Parses a harness JSON report. Throws harness::usage_error naming `source` and what is wrong
-// (not JSON, not a harness report, a schema version this build does not read).
+// Parses a harness JSON report with the one report reader `harness report` uses too
+// (report/report_reader.hpp). Throws harness::usage_error naming `source`, and the value's place
+// in it, and what is wrong (not JSON, not a harness report, a schema version this build does not
+// read, a value of another type or out of range).
 run_file parse_run(std::string_view json_text, const std::string& source);
-// Opens a JSON report for reading (`harness compare`, `harness report`): a missing or unreadable
-// file, or a folder, is a usage_error naming it with the system's reason.
-std::ifstream open_report(const std::filesystem::path& path);
-// Reads and parses a file opened so.
+// Reads and parses the file at `path`: a missing or unreadable file, or a folder, is a
+// usage_error naming it with the system's reason.
 run_file read_run(const std::filesystem::path& path);
 
 enum class outcome {

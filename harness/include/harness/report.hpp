@@ -56,8 +56,9 @@ console_style detect_console_style(int fd);
 void print_console_report(std::ostream& out, const report_model& model,
                           const console_style& style = {});
 
-// The per-sample listing of one phase ("  3. ticks: 1110543  ms: 402.000  <-- highest").
-void print_samples(std::ostream& out, const phase_result& phase, const clock_source& clock);
+// The per-sample listing of one phase ("  3. ticks: 1110543  ms: 402.000  <-- highest"), the
+// lowest and highest marked where the analysis found them.
+void print_samples(std::ostream& out, const phase_analysis& analysis, const clock_source& clock);
 
 // Google Benchmark's JSON schema plus the harness block and fields, documented in docs/output.md.
 void write_json_report(std::ostream& out, const report_model& model);

@@ -26,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace harness::stats {
 
@@ -241,6 +242,36 @@ std::optional<estimate> floor_estimate(const phase_statistics& s, double granula
 // bulk spread over kStableBulkSpread -> noisy; else stable.
 // Counts that do not fit the statistics (more clean samples than samples) are a bug: it aborts.
 verdict judge(const phase_statistics& all_samples, const disturbance_counts& counts);
+
+// ---- histograms ---------------------------------------------------------------------------------
+// The one way values are counted into bars (the HTML pages' histograms, the console's picture):
+// on the scale [low, top] in `bins` equal bins, value v in bin floor((v - low) / (top - low) *
+// bins), `top` itself in the last; the values below `low` and above `top` counted apart. With
+// top <= low every value from low to top goes to the first bin.
+struct bin_counts {
+  std::vector<std::size_t> counts;  // `bins` of them
+  std::size_t below = 0;
+  std::size_t above = 0;
+};
+bin_counts count_bins(std::span<const double> values, double low, double top, std::size_t bins);
+
+// The histogram of a workload's sampled phases on one scale (the run page's): from the lowest
+// sample to the highest phase's fence, its type-7 75th percentile plus kHistogramFenceSpan times
+// that percentile's distance above the phase's minimum (or the highest sample, when it is lower),
+// in kHistogramBins bins; the samples above it are counted apart, so a few slow outliers do not
+// squeeze every other sample into the first bin. All samples alike: a scale of 1% of their value
+// (at least 1e-9) above them. nullopt when no phase has a sample.
+inline constexpr std::size_t kHistogramBins = 40;
+inline constexpr double kHistogramFenceSpan = 1.5;
+struct phases_histogram {
+  double low = 0;    // the lowest sample
+  double top = 0;    // the scale's top
+  double high = 0;   // the highest sample
+  double width = 0;  // of a bin: (top - low) / bins
+  std::size_t bins = kHistogramBins;
+  std::vector<bin_counts> phases;  // parallel to the phases given (an empty one counts nothing)
+};
+std::optional<phases_histogram> histogram_of(std::span<const std::span<const double>> phases);
 
 // ---- `--samples auto` --------------------------------------------------------------------------
 

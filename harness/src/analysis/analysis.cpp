@@ -22,6 +22,11 @@ phase_analysis analyze(const phase_result& phase, const clock_facts& clock) {
   phase_analysis a;
   a.phase = &phase;
   a.all = stats::summarize(phase.values);
+  if (!phase.values.empty()) {
+    const auto [lo, hi] = std::minmax_element(phase.values.begin(), phase.values.end());
+    a.lowest_index = static_cast<std::size_t>(lo - phase.values.begin());
+    a.highest_index = static_cast<std::size_t>(hi - phase.values.begin());
+  }
   if (phase.kind == phase_kind::first) return a;
   const std::size_t disturbed = phase.disturbed_count();
   if (disturbed > 0 && disturbed < phase.values.size()) {
@@ -116,6 +121,31 @@ phase_rates rates_of(const stats::phase_statistics& s, const workload_result& re
   return rates;
 }
 
+phase_totals totals_of(const phase_result& p, const workload_result& result,
+                       double ticks_per_second) {
+  phase_totals t;
+  // Exact in integers: each sample's raw ticks less the overhead it carried.
+  for (std::size_t i = 0; i < p.values.size(); ++i)
+    t.ticks += static_cast<std::int64_t>(p.raw(i)) - static_cast<std::int64_t>(p.overhead);
+  t.runs = p.values.size() * p.batch;
+  t.seconds = static_cast<double>(t.ticks) / ticks_per_second;
+  if (result.iterations_per_call > 0) t.iterations = t.runs * result.iterations_per_call;
+  if (!(t.runs > 0 && t.ticks > 0)) return t;
+  const auto runs = static_cast<double>(t.runs);
+  t.runs_per_second = runs / t.seconds;
+  t.seconds_per_run = t.seconds / runs;
+  if (result.iterations_per_call > 0) {
+    t.seconds_per_iteration = t.seconds / (runs * static_cast<double>(result.iterations_per_call));
+  }
+  const auto rate = [&](const std::optional<double>& per_call) -> std::optional<double> {
+    if (!per_call) return std::nullopt;
+    return *per_call * runs / t.seconds;
+  };
+  t.items_per_second = rate(result.items_per_call);
+  t.bytes_per_second = rate(result.bytes_per_call);
+  return t;
+}
+
 report_model analyze_run(const run_report& run) {
   report_model model;
   model.run = &run;
@@ -126,6 +156,7 @@ report_model analyze_run(const run_report& run) {
     for (const phase_result* p : phases_of(r)) {
       phase_analysis& a = w.phases.emplace_back(analyze(*p, run.clock));
       a.rates = rates_of(a.all, r, run.clock.clock->ticks_per_second());
+      a.totals = totals_of(*p, r, run.clock.clock->ticks_per_second());
       // Only the prepared phase follows a warmup, which the first block's lead is measured from.
       if (p->kind == phase_kind::prepared) a.learning = detect_learning(*p);
     }
@@ -135,6 +166,11 @@ report_model analyze_run(const run_report& run) {
       w.change = compare_preparation(*base, *prep, run.clock, run.options.tuning.floor);
       w.host_speed = compare_host_speed(*base->phase, *prep->phase);
     }
+    std::vector<std::span<const double>> sampled;
+    for (const phase_analysis& a : w.phases) {
+      if (a.phase->kind != phase_kind::first) sampled.emplace_back(a.phase->values);
+    }
+    w.histogram = stats::histogram_of(sampled);
     w.trust = judge_trust(w, run);
   }
   return model;

@@ -14,6 +14,7 @@
 
 #include "harness/ab_report.hpp"
 #include "harness/report.hpp"
+#include "harness/statistics.hpp"
 #include "report/html.hpp"
 
 namespace harness::html {
@@ -73,11 +74,6 @@ std::string stop_phrase(const std::string& id) {
   return id;
 }
 
-double at_quantile(const std::vector<double>& sorted, double q) {
-  const auto k = static_cast<std::size_t>(std::floor(q * static_cast<double>(sorted.size() - 1)));
-  return sorted[k];
-}
-
 // Counts per bin: index 0 holds the ratios below `low`, 1..bins those within, bins + 1 those
 // above `top`. Undisturbed rounds per pair (`counts`), the disturbed ones of every pair together
 // (`disturbed`), so the bars stack to the distribution of every round.
@@ -91,8 +87,8 @@ ab_page_json ratio_histogram(const std::vector<ab_ratio>& ratios, std::size_t pa
   std::sort(sorted.begin(), sorted.end());
   const double lowest = sorted.front();
   const double highest = sorted.back();
-  const double q1 = at_quantile(sorted, 0.25);
-  const double q3 = at_quantile(sorted, 0.75);
+  const double q1 = *stats::quantile_sorted(sorted, 0.25);
+  const double q3 = *stats::quantile_sorted(sorted, 0.75);
   const double iqr = q3 - q1;
   double low = lowest;
   double top = highest;
@@ -111,19 +107,21 @@ ab_page_json ratio_histogram(const std::vector<ab_ratio>& ratios, std::size_t pa
     top += half;
   }
   const double width = (top - low) / static_cast<double>(kAbHistogramBins);
-  std::vector<std::vector<std::size_t>> counts(pairs,
-                                               std::vector<std::size_t>(kAbHistogramBins + 2, 0));
-  std::vector<std::size_t> disturbed(kAbHistogramBins + 2, 0);
-  for (const ab_ratio& r : ratios) {
-    std::size_t bin = 0;
-    if (r.ratio > top) {
-      bin = kAbHistogramBins + 1;
-    } else if (r.ratio >= low) {
-      const auto inside = static_cast<std::size_t>(std::floor((r.ratio - low) / width));
-      bin = 1 + std::min(inside, kAbHistogramBins - 1);
-    }
-    ++(r.disturbed ? disturbed[bin] : counts[r.pair][bin]);
-  }
+  // Counted the one way (stats::count_bins), per pair's undisturbed rounds and all disturbed ones.
+  std::vector<std::vector<double>> groups(pairs + 1);
+  for (const ab_ratio& r : ratios)
+    groups[r.disturbed ? pairs : r.pair].push_back(r.ratio);
+  const auto bars = [&](const std::vector<double>& values) {
+    const stats::bin_counts c = stats::count_bins(values, low, top, kAbHistogramBins);
+    std::vector<std::size_t> out{c.below};
+    out.insert(out.end(), c.counts.begin(), c.counts.end());
+    out.push_back(c.above);
+    return out;
+  };
+  std::vector<std::vector<std::size_t>> counts;
+  for (std::size_t p = 0; p < pairs; ++p)
+    counts.push_back(bars(groups[p]));
+  const std::vector<std::size_t> disturbed = bars(groups[pairs]);
   return {{"bins", kAbHistogramBins},
           {"low", low},
           {"top", top},

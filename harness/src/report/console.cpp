@@ -278,10 +278,11 @@ void print_summary(std::ostream& out, const report_model& model, const console_s
 
 }  // namespace
 
-void print_samples(std::ostream& out, const phase_result& phase, const clock_source& clock) {
+void print_samples(std::ostream& out, const phase_analysis& analysis, const clock_source& clock) {
+  const phase_result& phase = *analysis.phase;
   if (phase.values.empty()) return;
-  const auto lo = std::min_element(phase.values.begin(), phase.values.end()) - phase.values.begin();
-  const auto hi = std::max_element(phase.values.begin(), phase.values.end()) - phase.values.begin();
+  const auto lo = static_cast<std::ptrdiff_t>(analysis.lowest_index.value());
+  const auto hi = static_cast<std::ptrdiff_t>(analysis.highest_index.value());
   const int width = static_cast<int>(fmt::formatted_size("{}", phase.values.size()));
   for (std::size_t i = 0; i < phase.values.size(); ++i) {
     if (phase.blocks.size() > 1) {
@@ -424,7 +425,7 @@ void print_console_report(std::ostream& out, const report_model& model,
         preparation_shown = true;
       }
       print_phase_header(out, p, r, source);
-      if (report.show_samples) print_samples(out, p, clock);
+      if (report.show_samples) print_samples(out, a, clock);
       print_analysis(out, r, p, a, report.clock, o.tuning.host_slowdown_factor, style, source);
     }
     if (!preparation_shown && !r.preparation.steps.empty())

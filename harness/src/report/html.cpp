@@ -3,8 +3,9 @@
 // charts (src/report/html/page.js, docs/output.md "HTML").
 //
 // Both ways to a page go through run_page_data(): from the report model (write_html_report) and
-// from a JSON report read back (write_html_from_json, `harness report`), so a page made later
-// from the file is the page the run would have written.
+// from a JSON report read back (write_html_from_json, `harness report`, through the one report
+// reader compare reads with too: report_reader.hpp), so a page made later from the file is the
+// page the run would have written.
 //
 // What is drawn is thinned, never what is computed: a phase of more than kHtmlMaxDrawn samples is
 // drawn as the lowest and the highest sample of each stretch of `every` consecutive ones (and the
@@ -14,19 +15,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <istream>
 #include <map>
 #include <optional>
 #include <ostream>
 
 #include "base/check.hpp"
-#include "harness/errors.hpp"
 #include "harness/report.hpp"
-#include "base/json_field.hpp"
 #include "report/html.hpp"
 #include "report/html_assets.hpp"
 #include "report/json_document.hpp"
+#include "report/report_reader.hpp"
 
 namespace harness {
 namespace {
@@ -37,14 +36,14 @@ using json = nlohmann::ordered_json;
 struct phase_series {
   std::vector<double> ticks;    // ticks per call, timer overhead subtracted
   std::vector<char> disturbed;  // parallel to ticks
-  // Read back from a file: the lowest sample and its row in "benchmarks", to name it if refused.
-  double lowest = 0;
-  std::size_t lowest_row = 0;
 };
-// Per workload (in report order), per phase id ("baseline", "prepared").
-using run_series = std::vector<std::map<std::string, phase_series>>;
-
-constexpr std::size_t kHistogramBins = 40;
+// Per workload (in report order): per phase id ("baseline", "prepared"), and their histogram on
+// one scale (the phases in the map's order, which is report order).
+struct workload_series {
+  std::map<std::string, phase_series> phases;
+  std::optional<stats::phases_histogram> histogram;
+};
+using run_series = std::vector<workload_series>;
 
 json drawn_points(const phase_series& s) {
   const html::thinned drawn = html::thin_for_drawing(s.ticks, s.disturbed);
@@ -63,63 +62,33 @@ json drawn_points(const phase_series& s) {
           {"d", disturbed}};
 }
 
-double quantile_of(std::vector<double> values, double q) {
-  const auto k = static_cast<std::size_t>(std::floor(q * static_cast<double>(values.size() - 1)));
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
-  return values[k];
-}
-
-// One scale for the phases given, shared by the samples chart: from the lowest sample to the
-// highest phase's "fence", its 75th percentile plus 1.5 times that percentile's distance above
-// the phase's minimum (or the highest sample, when it is lower). Samples above it are counted in
-// one "above" figure and drawn on the samples chart's edge, so a few slow outliers do not squeeze
-// every other sample into the first bin.
-json histogram(const std::map<std::string, phase_series>& phases) {
-  double low = INFINITY;
-  double high = -INFINITY;
-  double top = -INFINITY;
-  for (const auto& [id, s] : phases) {
-    if (s.ticks.empty()) continue;
-    const auto [min, max] = std::minmax_element(s.ticks.begin(), s.ticks.end());
-    low = std::min(low, *min);
-    high = std::max(high, *max);
-    const double q75 = quantile_of(s.ticks, 0.75);
-    top = std::max(top, q75 + 1.5 * (q75 - *min));
-  }
-  if (!std::isfinite(low) || !std::isfinite(top)) return nullptr;
-  top = std::min(top, high);
-  // All samples alike: one narrow bin's worth around them.
-  if (!(top > low)) top = low + std::max(std::fabs(low) * 0.01, 1e-9);
-  const double width = (top - low) / static_cast<double>(kHistogramBins);
+// The histogram analysis made of the phases (stats::histogram_of), its counts keyed by phase id.
+json histogram_json(const std::map<std::string, phase_series>& phases,
+                    const std::optional<stats::phases_histogram>& h) {
+  if (!h) return nullptr;
+  HARNESS_CHECK(h->phases.size() == phases.size(), "a histogram of {} phases for {} drawn",
+                h->phases.size(), phases.size());
   json counts = json::object();
   json above = json::object();
+  std::size_t k = 0;
   for (const auto& [id, s] : phases) {
-    std::vector<std::size_t> bins(kHistogramBins, 0);
-    std::size_t over = 0;
-    for (const double t : s.ticks) {
-      if (t > top) {
-        ++over;
-        continue;
-      }
-      const auto bin = static_cast<std::size_t>(std::floor((t - low) / width));
-      ++bins[std::min(bin, kHistogramBins - 1)];
-    }
-    counts[id] = bins;
-    above[id] = over;
+    counts[id] = h->phases[k].counts;
+    above[id] = h->phases[k].above;
+    ++k;
   }
-  return {{"low_ticks", low},     {"top_ticks", top},       {"high_ticks", high},
-          {"width_ticks", width}, {"bins", kHistogramBins}, {"counts", counts},
+  return {{"low_ticks", h->low},     {"top_ticks", h->top}, {"high_ticks", h->high},
+          {"width_ticks", h->width}, {"bins", h->bins},     {"counts", counts},
           {"above", above}};
 }
 
 // `document` is the JSON report without its rows.
 json run_page_data(json document, const run_series& series) {
   json workloads = json::array();
-  for (const auto& phases : series) {
+  for (const workload_series& w : series) {
     json drawn = json::object();
-    for (const auto& [id, s] : phases)
+    for (const auto& [id, s] : w.phases)
       drawn[id] = drawn_points(s);
-    workloads.push_back({{"phases", drawn}, {"histogram", histogram(phases)}});
+    workloads.push_back({{"phases", drawn}, {"histogram", histogram_json(w.phases, w.histogram)}});
   }
   document.erase("benchmarks");
   return {{"page", "run"},
@@ -128,154 +97,9 @@ json run_page_data(json document, const run_series& series) {
           {"series", workloads}};
 }
 
-std::string run_title(const json& document) {
-  const json& context = document.at("context");
-  const std::string host = context.value("host_name", "");
-  const std::string date = context.value("date", "");
+std::string run_title(const std::string& host, const std::string& date) {
   return fmt::format("harness report{}{}", host.empty() ? "" : " — " + host,
                      date.empty() ? "" : ", " + date);
-}
-
-// ---- reading a JSON report back ------------------------------------------------------------
-
-// The report schema this build reads (docs/output.md).
-constexpr int kSchemaVersion = 1;
-constexpr double kMaxTicksPerSecond = 1e15;
-constexpr double kMaxTicks = 1e15;
-
-using field = json_field<json>;
-
-// What the page's script reads of the document, checked so that no report the harness could have
-// written draws a broken page, and anything else is refused in words: the file and the value's
-// place in it (json_field.hpp).
-void check_document(const json& doc, run_series& series, const std::string& source) {
-  if (!doc.is_object() || !doc.contains("harness") || !doc["harness"].is_object()) {
-    throw usage_error(fmt::format(
-        "{}: not a harness JSON report (it has no \"harness\" object; write one with --format "
-        "json or -o FILE.json)",
-        source));
-  }
-  const json& h = doc["harness"];
-  const json version = h.value("schema_version", json(nullptr));
-  if (!version.is_number_integer() || version.get<int>() != kSchemaVersion) {
-    throw usage_error(fmt::format("{}: schema_version {} is not one this harness reads ({})",
-                                  source, version.dump(), kSchemaVersion));
-  }
-  if (!doc.contains("context") || !doc["context"].is_object()) {
-    throw usage_error(fmt::format("{}: the report has no \"context\" object", source));
-  }
-  const field root(doc, source);
-  const field harness = root.at("harness");
-  const field clock = harness.at("clock");
-  const field rate = clock.at("ticks_per_second");
-  if (!(rate.number() >= 1 && rate.number() <= kMaxTicksPerSecond)) {
-    rate.refuse(fmt::format("{} is out of range: a clock ticks from 1 to 1e15 times a second",
-                            rate.json().dump()));
-  }
-  const field workloads = harness.at("workloads");
-  if (series.size() > workloads.array().size()) {
-    throw usage_error(
-        fmt::format("{}: a sample row's family_index {} names no workload (the report lists {})",
-                    source, series.size() - 1, workloads.array().size()));
-  }
-  series.resize(workloads.array().size());
-  std::size_t w = 0;
-  workloads.each([&](const field& workload) {
-    workload.at("name").text();
-    const field phases = workload.at("phases");
-    phases.each([&](const field& phase) {
-      const std::string id = phase.at("phase").text();
-      const auto found = series[w].find(id);
-      if (found == series[w].end() || found->second.ticks.empty()) return;
-      // A sample is its calls' raw time less the timer overhead, per call: never below minus the
-      // overhead per call (an empty workload's may lie a little below 0, none further).
-      const auto overhead = phase.find("overhead_ticks");
-      const auto batch = phase.find("batch");
-      const double per_call = batch && batch->count() > 0 ? static_cast<double>(batch->count()) : 1;
-      const double lowest = -(overhead ? overhead->number() : 0.0) / per_call;
-      const phase_series& s = found->second;
-      if (!(s.lowest >= lowest)) {
-        const std::string place = fmt::format("benchmarks[{}].ticks", s.lowest_row);
-        const json value = s.lowest;
-        field(value, source, place)
-            .refuse(fmt::format(
-                "a sample of {} ticks is out of range: a sample is its calls' time less the "
-                "timer overhead, so it lies at or above minus the overhead per call ({:g} ticks "
-                "in {}'s {} phase)",
-                value.dump(), lowest, workload.at("name").text(), id));
-      }
-    });
-    ++w;
-  });
-}
-
-// Reads the document, keeping each sample row's figures in `series` and dropping the row itself,
-// so a report of a million samples is held as numbers, not as a million JSON objects. A sample row
-// is an element of the top-level "benchmarks" whose run_type is "iteration".
-json read_document(std::istream& in, run_series& series, const std::string& source) {
-  std::optional<usage_error> row_error;
-  bool in_rows = false;  // inside the top-level "benchmarks"
-  std::size_t row = 0;   // the index in it of the element being parsed
-  const auto keep_row = [&](int depth, json::parse_event_t event, json& parsed) {
-    if (depth == 1 && event == json::parse_event_t::key) in_rows = parsed == "benchmarks";
-    if (!in_rows || depth != 2) return true;
-    // An element of "benchmarks" ends: an object, an array or a value.
-    if (event != json::parse_event_t::object_end && event != json::parse_event_t::array_end &&
-        event != json::parse_event_t::value) {
-      return true;
-    }
-    // Every row is dropped: the page carries the document without them.
-    const std::size_t index = row++;
-    if (row_error || !parsed.is_object() || !parsed.contains("run_type") ||
-        parsed["run_type"] != "iteration") {
-      return false;
-    }
-    try {
-      const std::string place = fmt::format("benchmarks[{}]", index);
-      const field r(parsed, source, place);
-      const field family = r.at("family_index");
-      const std::uint64_t w = family.count();
-      // A report names each workload once; more families than that is a broken file.
-      if (w >= 1000000) family.refuse(fmt::format("{} is out of range (below 1000000)", w));
-      const std::string phase = r.at("phase").text();
-      const field ticks = r.at("ticks");
-      const double value = ticks.number();
-      if (!(value <= kMaxTicks)) {
-        ticks.refuse(fmt::format("a sample of {} ticks is out of range (at most 1e15)",
-                                 ticks.json().dump()));
-      }
-      const auto disturbed = r.find("disturbed");
-      const bool was_disturbed = disturbed && disturbed->flag();
-      if (series.size() <= w) series.resize(w + 1);
-      phase_series& s = series[w][phase];
-      if (s.ticks.empty() || value < s.lowest) {
-        s.lowest = value;
-        s.lowest_row = index;
-      }
-      s.ticks.push_back(value);
-      s.disturbed.push_back(was_disturbed ? 1 : 0);
-    } catch (const usage_error& e) {
-      row_error = e;  // thrown once the parse is done; the rows after it are dropped unread
-    }
-    return false;
-  };
-  json doc;
-  try {
-    doc = json::parse(in, keep_row);
-  } catch (const json::exception& e) {
-    // A syntax error, or a number no double holds (out_of_range: 1e400).
-    throw usage_error(fmt::format("{}: not JSON: {}", source, json_error_text(e)));
-  }
-  if (row_error) throw *row_error;
-  check_document(doc, series, source);
-  // The charts draw the sampled phases, baseline and prepared; the first call is one sample, in
-  // the text.
-  for (auto& phases : series) {
-    std::erase_if(phases, [](const auto& entry) {
-      return entry.first != "baseline" && entry.first != "prepared";
-    });
-  }
-  return doc;
 }
 
 }  // namespace
@@ -399,22 +223,40 @@ void write_html_report(std::ostream& out, const report_model& model) {
     for (const phase_analysis& a : model.workloads[w].phases) {
       const phase_result& p = *a.phase;
       if (p.kind == phase_kind::first) continue;
-      phase_series& s = series[w][std::string(phase_id(p.kind))];
+      phase_series& s = series[w].phases[std::string(phase_id(p.kind))];
       s.ticks = p.values;
       s.disturbed.resize(p.values.size());
       for (std::size_t i = 0; i < p.values.size(); ++i)
         s.disturbed[i] = p.disturbed(i) ? 1 : 0;
     }
+    series[w].histogram = model.workloads[w].histogram;
   }
-  const std::string title = run_title(document);
-  out << html::page(html::page_kind::run, title, run_page_data(std::move(document), series));
+  const run_context& c = model.run->context;
+  out << html::page(html::page_kind::run, run_title(c.host_name, c.date),
+                    run_page_data(std::move(document), series));
 }
 
 void write_html_from_json(std::ostream& out, std::istream& json_text, const std::string& source) {
-  run_series series;
-  json document = read_document(json_text, series, source);
-  const std::string title = run_title(document);
-  out << html::page(html::page_kind::run, title, run_page_data(std::move(document), series));
+  report_reader::report read = report_reader::read_report(json_text, source);
+  // The charts draw the sampled phases, baseline and prepared; the first call is one sample, in
+  // the text.
+  run_series series(read.workloads.size());
+  for (std::size_t w = 0; w < read.workloads.size(); ++w) {
+    for (report_reader::phase& p : read.workloads[w].phases) {
+      if (p.id != "baseline" && p.id != "prepared") continue;
+      phase_series& s = series[w].phases[p.id];
+      if (!s.ticks.empty()) continue;  // a second phase of that id: its rows went to the first
+      s.ticks = std::move(p.ticks);
+      s.disturbed = std::move(p.disturbed);
+    }
+    // The histogram the analysis makes of a run's phases (analyze_run), of the phases read.
+    std::vector<std::span<const double>> values;
+    for (const auto& [id, s] : series[w].phases)
+      values.emplace_back(s.ticks);
+    series[w].histogram = stats::histogram_of(values);
+  }
+  out << html::page(html::page_kind::run, run_title(read.host_name, read.date),
+                    run_page_data(std::move(read.document), series));
 }
 
 }  // namespace harness

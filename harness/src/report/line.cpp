@@ -16,32 +16,23 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
     const workload_result& r = *w.result;
     for (const phase_analysis& a : w.phases) {
       const phase_result* p = a.phase;
-      // Exact in integers: each sample's raw ticks less the overhead it carried.
-      std::int64_t ticks = 0;
-      for (std::size_t i = 0; i < p->values.size(); ++i) {
-        ticks += static_cast<std::int64_t>(p->raw(i)) - static_cast<std::int64_t>(p->overhead);
-      }
-      const std::uint64_t runs = p->values.size() * p->batch;
-      const double seconds = static_cast<double>(ticks) / tps;
-      const bool rated = runs > 0 && ticks > 0;
+      // The sums and mean rates are the analysis' (phase_totals); here they are only placed.
+      const phase_totals& t = a.totals;
       auto in_seconds = [tps](const std::optional<double>& v) -> std::optional<double> {
         if (!v) return std::nullopt;
         return *v / tps;
       };
-      const bool counted = rated && r.iterations_per_call > 0;
-      const double iterations =
-          static_cast<double>(runs) * static_cast<double>(r.iterations_per_call);
-      const auto rate = [&](const std::optional<double>& per_call) -> std::optional<double> {
-        if (!rated || !per_call) return std::nullopt;
-        return *per_call * static_cast<double>(runs) / seconds;
+      const auto times_1e9 = [](const std::optional<double>& v) -> std::optional<double> {
+        if (!v) return std::nullopt;
+        return *v * 1e9;
       };
       const std::array<template_value, line_slot::count> values{
-          runs,
-          seconds,
-          rated ? std::optional<double>(static_cast<double>(runs) / seconds) : std::nullopt,
-          ticks,
-          rated ? std::optional<double>(seconds / static_cast<double>(runs) * 1e9) : std::nullopt,
-          rated ? std::optional<double>(seconds / static_cast<double>(runs)) : std::nullopt,
+          t.runs,
+          t.seconds,
+          t.runs_per_second,
+          t.ticks,
+          times_1e9(t.seconds_per_run),
+          t.seconds_per_run,
           clock.name(),
           std::string_view(r.name),
           phase_id(p->kind),
@@ -54,12 +45,11 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
           p->disturbed_count(),
           !p->floor ? template_value() : template_value(p->floor->confirmed ? "yes" : "no"),
           p->floor ? in_seconds(p->floor->floor) : std::nullopt,
-          r.iterations_per_call > 0 ? template_value(runs * r.iterations_per_call)
-                                    : template_value(),
-          counted ? std::optional<double>(seconds / iterations) : std::nullopt,
-          counted ? std::optional<double>(seconds / iterations * 1e9) : std::nullopt,
-          rate(r.items_per_call),
-          rate(r.bytes_per_call),
+          t.iterations ? template_value(*t.iterations) : template_value(),
+          t.seconds_per_iteration,
+          times_1e9(t.seconds_per_iteration),
+          t.items_per_second,
+          t.bytes_per_second,
       };
       out << line.render(values) << '\n';
     }

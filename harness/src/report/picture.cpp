@@ -62,18 +62,10 @@ void print_pictures(std::ostream& out, const workload_analysis& w, const console
              ticks_text(lo, batch), ticks_text(hi, batch));
   for (const phase_analysis* a : shown) {
     const phase_result& p = *a->phase;
-    std::vector<std::size_t> counts(columns, 0);
-    std::size_t above = 0;
-    for (const double v : p.values) {
-      if (v > hi) {
-        ++above;
-        continue;
-      }
-      const double position = hi > lo ? (v - lo) / (hi - lo) : 0.0;
-      const auto c =
-          std::min(columns - 1, static_cast<std::size_t>(position * static_cast<double>(columns)));
-      ++counts[c];
-    }
+    // The one way values are counted into bars (analysis); the scale is the model's figures.
+    const stats::bin_counts bars = stats::count_bins(p.values, lo, hi, columns);
+    const std::vector<std::size_t>& counts = bars.counts;
+    const std::size_t above = bars.above;
     const std::size_t most = *std::max_element(counts.begin(), counts.end());
     std::string strip;
     for (const std::size_t n : counts) {
