@@ -17,6 +17,7 @@ run_packages=(
   libspdlog-dev libfmt-dev           # logging and formatting
   libcli11-dev                       # every command-line option
   nlohmann-json3-dev                 # JSON output
+  libxxhash-dev                      # XXH3, header-only: the build's fingerprint in the history
   libjs-chart.js                     # Chart.js 3, embedded in the HTML report at build time
 )
 # And what the tests need besides (./dev.sh test, ./dev.sh package):
