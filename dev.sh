@@ -19,6 +19,7 @@ run_packages=(
   nlohmann-json3-dev                 # JSON output
   libboost-dev                       # Boost.Math: binomial, Student's t (headers; build only: the
                                      # compiled libs of libboost-math-dev are not used)
+  libxxhash-dev                      # XXH3, header-only: the build's fingerprint in the history
   libjs-chart.js                     # Chart.js 3, embedded in the HTML report at build time
 )
 # And what the tests need besides (./dev.sh test, ./dev.sh package):

@@ -9,3 +9,8 @@ find_package(nlohmann_json CONFIG REQUIRED)
 # No public header includes Boost, so harness links it for its own build only and a consumer of
 # the installed package needs nothing of it.
 find_package(Boost 1.74 CONFIG REQUIRED)
+# XXH3 (libxxhash-dev) fingerprints a build's bytes for the history (src/cli/history_file.cpp). Used
+# header-only (XXH_INLINE_ALL), so nothing is linked and the .deb needs no libxxhash at run time;
+# the mingw build finds the header in the prefix scripts/windows-deps.sh fills.
+find_path(HARNESS_XXHASH_INCLUDE_DIR xxhash.h REQUIRED
+          DOC "Folder holding xxhash.h (Debian: libxxhash-dev)")

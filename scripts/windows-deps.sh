@@ -6,7 +6,8 @@
 # 1. Debian packages: the mingw-w64 -posix compilers (only they have std::thread), Wine, and the
 #    header-only libraries and sources the build uses. apt-get update runs only when one is missing.
 # 2. CACHE_DIR/include: symlinks to the header-only libraries' own folders (CLI11, spdlog, fmt,
-#    nlohmann, boost: Boost.Math is used header-only). Never /usr/include itself: its glibc
+#    nlohmann, boost: Boost.Math is used header-only), and xxhash.h in CACHE_DIR/prefix/include.
+#    Never /usr/include itself: its glibc
 #    headers break mingw's C library headers.
 # 3. CACHE_DIR/prefix: GoogleTest (from /usr/src/googletest) and Google Benchmark 1.7.1 (from Debian's
 #    source package) built static with mingw, plus CMake package files for the header-only libraries,
@@ -30,7 +31,7 @@ log() { printf 'windows-deps: %s\n' "$*"; }
 
 # --- 1. Debian packages ------------------------------------------------------------------------
 packages=(g++-mingw-w64-x86-64-posix wine wine64 cmake ninja-build googletest libcli11-dev
-          libspdlog-dev libfmt-dev nlohmann-json3-dev libboost-dev
+          libspdlog-dev libfmt-dev nlohmann-json3-dev libboost-dev libxxhash-dev
           patch xz-utils)  # patch and xz unpack and patch the Google Benchmark source package
 missing=()
 for p in "${packages[@]}"; do
@@ -55,6 +56,11 @@ mkdir -p "$cache/include"
 for d in CLI spdlog fmt nlohmann boost; do
   ln -sfn "/usr/include/$d" "$cache/include/$d"
 done
+
+# xxhash.h (header-only, XXH_INLINE_ALL) where the build's find_path looks in the mingw prefix:
+# the file alone, since the rest of /usr/include breaks mingw's C library headers.
+mkdir -p "$prefix/include"
+ln -sfn /usr/include/xxhash.h "$prefix/include/xxhash.h"
 
 # CMake package files for them, in the names and targets Debian's own packages export.
 write_config() {  # name, body

@@ -33,8 +33,8 @@ no_worker_left() {
 if expect 0 turns -- ab --a "$a" --b "$b" xor_loop/100000 "${tiny[@]}" --log-level info \
   -o "$work/turns.json"; then
   fits_schema "turns: turns.json" "$work/turns.json"
-  contains out "A: xor_loop/100000 of $a (mm64fnv:" turns
-  contains out "B: xor_loop/100000 of $b (mm64fnv:" turns
+  contains out "A: xor_loop/100000 of $a (xxh3:" turns
+  contains out "B: xor_loop/100000 of $b (xxh3:" turns
   contains out "(95%, over 2 pairs of processes)" turns
   contains out "  pair 1: " turns
   contains out "  pair 2: " turns
@@ -55,8 +55,8 @@ assert ab["mode"] == "builds", ab["mode"]
 assert ab["options"]["layout"] == "turns" and ab["options"]["pairs"] == 2, ab["options"]
 assert len(ab["pairs"]) == 2 and len(ab["pair_ratios"]) == 2
 for p in ab["pairs"]:
-    assert p["a"]["build"].startswith(sys.argv[2] + " (mm64fnv:"), p["a"]["build"]
-    assert p["b"]["build"].startswith(sys.argv[3] + " (mm64fnv:"), p["b"]["build"]
+    assert p["a"]["build"].startswith(sys.argv[2] + " (xxh3:"), p["a"]["build"]
+    assert p["b"]["build"].startswith(sys.argv[3] + " (xxh3:"), p["b"]["build"]
     assert p["a"]["clock"] == p["b"]["clock"] == d["harness"]["clock"]["name"]
     assert len(p["rounds"]) > 0
 # Two copies of one binary: the same fingerprint.

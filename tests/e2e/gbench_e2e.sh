@@ -163,7 +163,7 @@ first = sys.argv[3] == "first"
 earlier = json.loads(sys.argv[4]) if len(sys.argv) > 4 else []
 assert h["harness_history"] == 1 and h["speeds"] == [], h  # no reference loop runs
 assert r["harness"]["history"]["path"] == sys.argv[1], r["harness"]["history"]
-assert r["harness"]["history"]["build"].startswith("mm64fnv:"), r["harness"]["history"]
+assert r["harness"]["history"]["build"].startswith("xxh3:"), r["harness"]["history"]
 for w in r["harness"]["workloads"]:
     p = [p for p in w["phases"] if p["phase"] == "prepared"][0]
     f = p["floor"]
@@ -181,7 +181,7 @@ print(json.dumps(h["floors"]))
 if expect 0 gbench-history-first -- "${ghist[@]}" -o "$work/g1.json" -- "$fixture" \
   --benchmark_filter='BM_sum'; then
   contains out "history: $work/gh.json (this machine: " gbench-history-first
-  contains out "| Google Benchmark real_time in ns; build mm64fnv:" gbench-history-first
+  contains out "| Google Benchmark real_time in ns; build xxh3:" gbench-history-first
   # The build is the binary with how it is run: the repetition length and its own arguments.
   contains out " (--min-time 5 ms -- --benchmark_filter=BM_sum))" gbench-history-first
   contains out "a build's first run here is not confirmed" gbench-history-first

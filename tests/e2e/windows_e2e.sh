@@ -154,7 +154,7 @@ fi
 cp "$harness" "$work/a.exe" && cp "$harness" "$work/b.exe"
 if run ab-builds ab --a "$work/a.exe" --b "$work/b.exe" xor_loop/100000 --warmup 10ms \
   --max-time 200ms --pairs 2; then
-  contains ab-builds "^A: xor_loop/100000 of .*a\.exe \(mm64fnv:"
+  contains ab-builds "^A: xor_loop/100000 of .*a\.exe \(xxh3:"
   contains ab-builds "\(95%, over 2 pairs of processes\)"
   contains ab-builds "workers: 2 of 2 pairs, layout turns"
   contains ab-builds "A worker: pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"

@@ -66,19 +66,19 @@ TEST(WorkerProtocol, RepliesAreOneLineEachAndReadBack) {
                     .step = 34,
                     .granularity = 2,
                     .workload = "xor_loop/1000",
-                    .build = "mm64fnv:2425e7e83e092fda",
+                    .build = "xxh3:2425e7e83e092fda",
                     .harness = "0.1.0"};
   const std::string line = wp::format(r);
   EXPECT_EQ(line,
             "ready 1 clock=rdtscp tps=2599998200.0976448 step=34 granularity=2 "
-            "workload=xor_loop/1000 build=mm64fnv:2425e7e83e092fda harness=0.1.0");
+            "workload=xor_loop/1000 build=xxh3:2425e7e83e092fda harness=0.1.0");
   const auto back = std::get<wp::ready>(wp::parse_reply(line));
   EXPECT_EQ(back.clock, "rdtscp");
   EXPECT_EQ(back.ticks_per_second, r.ticks_per_second);  // 17 digits: the same double
   EXPECT_EQ(back.step, 34u);
   EXPECT_EQ(back.granularity, 2);
   EXPECT_EQ(back.workload, "xor_loop/1000");
-  EXPECT_EQ(back.build, "mm64fnv:2425e7e83e092fda");
+  EXPECT_EQ(back.build, "xxh3:2425e7e83e092fda");
   EXPECT_EQ(back.harness, "0.1.0");
 
   EXPECT_EQ(wp::format(wp::overhead_ticks{34}), "overhead 34");
@@ -183,13 +183,13 @@ TEST(WorkerProtocol, QuotesAreCutAndShowControlCharacters) {
 class Worker : public ::testing::Test {
  protected:
   testing::fake_machine m;
-  cli::worker w{m.host, [] { return std::string("mm64fnv:0123"); }};
+  cli::worker w{m.host, [] { return std::string("xxh3:0123"); }};
 };
 
 TEST_F(Worker, AnswersEachCommandOnTheMachinesClockAndPinsNothing) {
   const std::string ready = w.answer("hello 1 exact");
   EXPECT_THAT(ready, ::testing::StartsWith("ready 1 clock=stepping tps=1000000000 step=1 "
-                                           "granularity=1 workload=exact build=mm64fnv:0123 "
+                                           "granularity=1 workload=exact build=xxh3:0123 "
                                            "harness="));
   EXPECT_FALSE(std::get<wp::ready>(wp::parse_reply(ready)).harness.empty());
   // A read costs 1000 ticks of the fake clock: so does an empty sample.
@@ -381,7 +381,7 @@ struct fake_builds {
         fmt::format("{}: {}{}", tag, fmt::join(spec.args, " "), spec.talk ? " talk" : ""));
     std::ofstream(spec.err_file) << stderr_of[tag];
     return std::make_unique<inproc_child>(tag, is_b ? b.host : a.host,
-                                          is_b ? "mm64fnv:bbbb" : "mm64fnv:aaaa",
+                                          is_b ? "xxh3:bbbb" : "xxh3:aaaa",
                                           is_b ? tamper_b : tamper_a, log);
   }
 };
@@ -415,7 +415,7 @@ TEST_F(WorkerSide, SpeaksTheProtocolAndTakesItsFactsFromReady) {
   auto a = side_of(builds, "./a");
   a->hello("exact", "");
   EXPECT_EQ(a->facts().workload, "exact");
-  EXPECT_EQ(a->facts().build, "./a (mm64fnv:aaaa)");
+  EXPECT_EQ(a->facts().build, "./a (xxh3:aaaa)");
   EXPECT_EQ(a->facts().clock, "stepping");
   EXPECT_EQ(a->facts().ticks_per_second, 1e9);
   EXPECT_EQ(a->measure_overhead(100), 1000u);
@@ -648,8 +648,8 @@ class AbBuilds : public ::testing::Test {
 TEST_F(AbBuilds, FreshPairsOfWorkersPinnedAndRaisedGiveTheAnswerOverProcesses) {
   const testing::outcome o = ab({"exact", "--pairs", "2"});
   ASSERT_EQ(o.code, 0) << o.err;
-  EXPECT_THAT(o.out, HasSubstr("A: exact of " + a_path() + " (mm64fnv:aaaa)"));
-  EXPECT_THAT(o.out, HasSubstr("B: exact of " + b_path() + " (mm64fnv:bbbb)"));
+  EXPECT_THAT(o.out, HasSubstr("A: exact of " + a_path() + " (xxh3:aaaa)"));
+  EXPECT_THAT(o.out, HasSubstr("B: exact of " + b_path() + " (xxh3:bbbb)"));
   // Exact figures: B's call costs 1% more, in every round of both pairs.
   EXPECT_THAT(o.out, HasSubstr("B is 1.00% slower than A [+1.00%, +1.00%] (95%, over 2 pairs of "
                                "processes)"));
@@ -719,7 +719,7 @@ TEST_F(AbBuilds, TheJsonReportSaysBuildsAndWhereTheWidthComesFrom) {
   EXPECT_EQ(ab["pair_ratios"].size(), 3u);
   EXPECT_DOUBLE_EQ(ab["between_pairs"]["ratio"].get<double>(), 1.01);
   EXPECT_EQ(ab["pooled_rounds"]["count"], 90);
-  EXPECT_EQ(ab["a"]["build"], a_path() + " (mm64fnv:aaaa)");
+  EXPECT_EQ(ab["a"]["build"], a_path() + " (xxh3:aaaa)");
   EXPECT_EQ(ab["preparations"].size(), 2u);
   EXPECT_EQ(j["harness"]["clock"]["name"], "stepping");
 }

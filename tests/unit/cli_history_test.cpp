@@ -3,14 +3,15 @@
 // system's reason; the default place that cannot be used is one warning line and a run without
 // one; the report file is never the history. Runs on the fake machine, with the history's folder
 // and the environment the test's own (a scratch folder; HARNESS_HISTORY, XDG_STATE_HOME and HOME
-// set for the test and put back). Linux: symbolic links and setenv.
+// set in the fake machine's environment, which the process's own never reaches). Linux: symbolic
+// links.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,37 +31,37 @@ using testing::outcome;
 using testing::read_text;
 using testing::scratch_folder;
 
-// Sets (or, with nullopt, unsets) an environment variable for the test's lifetime.
+// Sets (or, with nullopt, unsets) a variable of the fake machine's environment for a scope.
 class env_guard {
  public:
-  env_guard(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) {
-      ::setenv(name, value->c_str(), 1);
-    } else {
-      ::unsetenv(name);
-    }
+  env_guard(fake_machine& m, const char* name, std::optional<std::string> value)
+      : env_(m.env), name_(name) {
+    if (const auto it = env_.find(name_); it != env_.end()) old_ = it->second;
+    set(value);
   }
-  ~env_guard() {
-    if (old_) {
-      ::setenv(name_, old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
+  ~env_guard() { set(old_); }
   env_guard(const env_guard&) = delete;
   env_guard& operator=(const env_guard&) = delete;
 
  private:
-  const char* name_;
+  void set(const std::optional<std::string>& value) {
+    if (value) {
+      env_[name_] = *value;
+    } else {
+      env_.erase(name_);
+    }
+  }
+  std::map<std::string, std::string, std::less<>>& env_;
+  std::string name_;
   std::optional<std::string> old_;
 };
 
 // The default history in `state` (XDG_STATE_HOME), HARNESS_HISTORY unset.
 struct default_place {
-  env_guard history{"HARNESS_HISTORY", std::nullopt};
+  env_guard history;
   env_guard state;
-  explicit default_place(const fs::path& folder) : state("XDG_STATE_HOME", folder.string()) {}
+  default_place(fake_machine& m, const fs::path& folder)
+      : history(m, "HARNESS_HISTORY", std::nullopt), state(m, "XDG_STATE_HOME", folder.string()) {}
 };
 
 outcome tiny_run(fake_machine& m, std::vector<const char*> extra) {
@@ -114,13 +115,13 @@ TEST(CliHistory, TheReportFileIsNeverTheHistory) {
   EXPECT_FALSE(fs::exists(report));
   // $HARNESS_HISTORY is the user's choice too.
   {
-    const env_guard history("HARNESS_HISTORY", report.string());
+    const env_guard history(m, "HARNESS_HISTORY", report.string());
     r = tiny_run(m, {"-o", report.c_str()});
     EXPECT_EQ(r.code, exit_usage);
     EXPECT_THAT(r.err, HasSubstr("HARNESS_HISTORY '" + report.string() + "' and -o"));
   }
   // The default place, when -o names it: no history this run, and the report is written.
-  const default_place place(dir.path() / "state");
+  const default_place place(m, dir.path() / "state");
   const fs::path fallback = dir.path() / "state" / "harness" / "history.json";
   fs::create_directories(fallback.parent_path());
   r = tiny_run(m, {"-o", fallback.c_str()});
@@ -155,7 +156,7 @@ TEST(CliHistory, AnExplicitHistoryThatCannotBeUsedIsRefusedWithTheSystemsReason)
                                            "not exist",
                                            in_missing.string(), (dir.path() / "none").string())));
   {
-    const env_guard history("HARNESS_HISTORY", loop.string());
+    const env_guard history(m, "HARNESS_HISTORY", loop.string());
     r = tiny_run(m, {});
     EXPECT_EQ(r.code, exit_usage);
     EXPECT_THAT(r.err, HasSubstr(fmt::format("harness: HARNESS_HISTORY: {}: it cannot be looked "
@@ -173,7 +174,7 @@ TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
   // The state folder is a loop of links: the default history cannot even be looked at.
   fs::create_symlink("state", dir.path() / "state");
   {
-    const default_place place(dir.path() / "state");
+    const default_place place(m, dir.path() / "state");
     const auto r = tiny_run(m, {"--detail"});
     ASSERT_EQ(r.code, exit_ok) << r.err;
     EXPECT_EQ(r.err, fmt::format("harness: warning: the default history cannot be used: {}: it "
@@ -185,7 +186,7 @@ TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
   // A file where its folder would be made.
   std::ofstream(dir.path() / "file") << "x";
   {
-    const default_place place(dir.path() / "file");
+    const default_place place(m, dir.path() / "file");
     const auto r = tiny_run(m, {});
     ASSERT_EQ(r.code, exit_ok) << r.err;
     EXPECT_EQ(lines_of(r.err, "\n"), 1u) << r.err;
@@ -198,7 +199,7 @@ TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
   fs::create_directories(fallback.parent_path());
   std::ofstream(fallback) << "my notes\n";
   {
-    const default_place place(dir.path() / "mine");
+    const default_place place(m, dir.path() / "mine");
     const auto r = tiny_run(m, {});
     ASSERT_EQ(r.code, exit_ok) << r.err;
     EXPECT_THAT(r.err, HasSubstr(fmt::format("harness: warning: the default history cannot be "
@@ -214,9 +215,9 @@ TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
   }
   // No place at all (no XDG_STATE_HOME, no HOME).
   {
-    const env_guard history("HARNESS_HISTORY", std::nullopt);
-    const env_guard state("XDG_STATE_HOME", std::nullopt);
-    const env_guard home("HOME", std::nullopt);
+    const env_guard history(m, "HARNESS_HISTORY", std::nullopt);
+    const env_guard state(m, "XDG_STATE_HOME", std::nullopt);
+    const env_guard home(m, "HOME", std::nullopt);
     const auto r = tiny_run(m, {});
     ASSERT_EQ(r.code, exit_ok) << r.err;
     EXPECT_THAT(r.err, HasSubstr("harness: warning: the default history has no place here"));
@@ -227,7 +228,7 @@ TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
 TEST(CliHistory, ADefaultThatCanBeUsedIsMadeAndKept) {
   const scratch_folder dir("history");
   fake_machine m;
-  const default_place place(dir.path() / "state");
+  const default_place place(m, dir.path() / "state");
   const auto r = tiny_run(m, {"--detail"});
   ASSERT_EQ(r.code, exit_ok) << r.err;
   EXPECT_EQ(r.err, "");

@@ -1,10 +1,12 @@
 // The machine the command line runs on (cli::machine), faked: a fake OS, a fake clock whose every
-// reading is exact, a doctor and a context that read nothing, and three workloads of known cost.
-// With it a command goes from the command line to the report reading no real clock, file or
-// system path.
+// reading is exact, a doctor, a context and a clock survey that read nothing, an environment of
+// the test's own (`env`, empty: no HARNESS_HISTORY, no HOME), no terminal, and three workloads of
+// known cost. With it a command goes from the command line to the report reading no real clock,
+// environment variable, file or system path.
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -14,6 +16,7 @@
 
 #include "cli.hpp"
 #include "fakes.hpp"
+#include "platform/child_process.hpp"
 
 namespace harness::testing {
 
@@ -30,6 +33,9 @@ struct fake_machine {
   int throwing_calls = 0;
   int negative_calls = 0;
   std::vector<std::filesystem::path> tree_roots;  // what `doctor --root` handed the tree doctor
+  std::map<std::string, std::string, std::less<>> env;  // the environment the command sees
+  // What `clocks` measures: one row per source, the fake clock's with every estimate.
+  std::vector<clock_survey_row> survey;
 
   fake_machine() {
     registry.add(
@@ -80,6 +86,16 @@ struct fake_machine {
       return c;
     };
     host.workloads = [this]() -> const workload_registry& { return registry; };
+    host.launcher = []() -> std::unique_ptr<platform::process_launcher> {
+      throw std::logic_error("the test's machine starts no child process; give it a launcher");
+    };
+    host.survey_clocks = [this](const survey_settings&) { return survey; };
+    host.environment = [this](std::string_view name) -> std::optional<std::string> {
+      const auto it = env.find(name);
+      return it != env.end() ? std::optional<std::string>(it->second) : std::nullopt;
+    };
+    host.is_terminal = [](int) { return false; };
+    host.terminal_columns = [](int) { return std::optional<std::size_t>(); };
   }
   fake_machine(const fake_machine&) = delete;
   fake_machine& operator=(const fake_machine&) = delete;

@@ -1,7 +1,8 @@
 // `harness gbench` (gbench/gbench.hpp): Google Benchmark's JSON read into repetitions, the flags it
 // refuses, repetitions turned into phases and blocks with their floor, and the invocations run
 // through a fake launcher: what each is given, the preparation of the prepared ones, a stop passed
-// on, and a binary that fails.
+// on, and a binary that fails; and the command, which starts the binary through the machine's
+// launcher (cli::machine).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <map>
 
+#include "fake_machine.hpp"
 #include "gbench/gbench.hpp"
 #include "harness/errors.hpp"
 #include "scratch.hpp"
@@ -469,6 +471,36 @@ TEST_F(GbenchRun, AFailureInThePreparedPhaseKeepsTheBaselineAndTheBlocksBefore) 
   EXPECT_EQ(o.results[0].prepared->values.size(), 1u);
   EXPECT_TRUE(o.results[0].prepared->floor);  // the phase was closed with what it had
 }
+
+// The machine's launcher, handing every launch to the fixture's.
+class forwarding_launcher final : public platform::process_launcher {
+ public:
+  explicit forwarding_launcher(fake_launcher& to) : to_(to) {}
+  std::unique_ptr<platform::child_process> launch(const platform::child_spec& spec) override {
+    return to_.launch(spec);
+  }
+
+ private:
+  fake_launcher& to_;
+};
+
+#ifndef _WIN32  // an executable file of the test's own: a mode bit on Linux
+TEST_F(GbenchRun, TheCommandStartsTheBinaryThroughTheMachinesLauncher) {
+  harness::testing::fake_machine m;
+  m.host.launcher = [this] { return std::make_unique<forwarding_launcher>(launcher); };
+  const std::filesystem::path bench = dir.path() / "bench";
+  std::ofstream(bench) << "#!/bin/sh\n";
+  std::filesystem::permissions(bench, std::filesystem::perms::owner_all);
+  const auto r =
+      harness::testing::run(m, {"gbench", "-n", "4", "--blocks", "2", "--warmup", "0",
+                                "--no-history", "--", bench.c_str(), "--benchmark_filter=a"});
+  ASSERT_EQ(r.code, cli::exit_ok) << r.err;
+  ASSERT_EQ(launcher.log.args.size(), 4u);  // two invocations per phase, all the fake's
+  EXPECT_EQ(launcher.log.args[0].front(), "--benchmark_filter=a");
+  EXPECT_THAT(launcher.log.calls, ::testing::Contains("set_affinity 2"));  // the fake doctor's CPU
+  EXPECT_THAT(r.out, HasSubstr("a"));
+}
+#endif
 
 }  // namespace
 }  // namespace harness::gbench

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "harness/errors.hpp"
+#include "history_file.hpp"
 #include "scratch.hpp"
 
 namespace harness {
@@ -80,7 +81,7 @@ TEST(History, FloorsAreKeptPerMachineBuildWorkloadAndBatch) {
 TEST(History, RoundTripsThroughItsFile) {
   run_history h;
   h.note_reference("m", 2666, at(5));
-  h.note_floor("m", "mm64fnv:00", "xor_loop/1000000", 1, 659456.5, at(6));
+  h.note_floor("m", "xxh3:00", "xor_loop/1000000", 1, 659456.5, at(6));
   const run_history back = run_history::parse(h.to_json(), "test");
   ASSERT_EQ(back.speeds().size(), 1u);
   EXPECT_EQ(back.speeds()[0].reference_ticks, 2666u);
@@ -88,6 +89,23 @@ TEST(History, RoundTripsThroughItsFile) {
   ASSERT_EQ(back.floors().size(), 1u);
   EXPECT_DOUBLE_EQ(back.floors()[0].floor, 659456.5);
   EXPECT_EQ(back.floors()[0].workload, "xor_loop/1000000");
+}
+
+// Builds were keyed "mm64fnv:..." (the standard library's hash) before XXH3: such a record is
+// another build's, so the first run after the upgrade is its build's first here; the machine's
+// fastest reference run carries over, since it is keyed by the machine alone.
+TEST(History, ABuildKeyOfTheOldFingerprintIsAnotherBuild) {
+  const run_history old = run_history::parse(R"({"harness_history": 1,
+      "speeds": [{"machine": "m", "reference_ticks": 2666, "seen": "t5", "seen_unix": 5}],
+      "floors": [{"machine": "m", "build": "mm64fnv:2425e7e83e092fda", "workload": "w/1",
+                  "batch": 1, "floor_ticks": 100, "seen": "t5", "seen_unix": 5}]})",
+                                             "h.json");
+  EXPECT_FALSE(old.floor("m", "xxh3:e6c632b61e964e1f", "w/1", 1, at(6)));
+  ASSERT_TRUE(old.fastest_reference("m", at(6)));
+  run_history now = old;
+  now.note_floor("m", "xxh3:e6c632b61e964e1f", "w/1", 1, 120, at(6));
+  ASSERT_EQ(now.floors().size(), 2u);
+  EXPECT_DOUBLE_EQ(now.floor("m", "xxh3:e6c632b61e964e1f", "w/1", 1, at(6))->floor, 120);
 }
 
 TEST(History, AFileThatIsNotAHarnessHistoryIsRefusedAndLeftAlone) {
@@ -124,17 +142,17 @@ TEST(History, AFileThatIsNotAHarnessHistoryIsRefusedAndLeftAlone) {
   temp_dir dir;
   const fs::path foreign = dir.path() / "notes.txt";
   write(foreign, "my notes\n");
-  EXPECT_THROW(run_history::load(foreign), usage_error);
+  EXPECT_THROW(cli::read_history(foreign), usage_error);
   std::ifstream in(foreign);
   std::string line;
   std::getline(in, line);
   EXPECT_EQ(line, "my notes");  // untouched
   // A folder is not a file to read or replace.
-  EXPECT_EQ(testing::message_of<usage_error>([&] { run_history::load(dir.path()); }),
+  EXPECT_EQ(testing::message_of<usage_error>([&] { cli::read_history(dir.path()); }),
             dir.path().string() +
                 ": it is a directory, not a regular file, so it is neither read nor replaced");
   // A missing file is an empty history.
-  EXPECT_TRUE(run_history::load(dir.path() / "none.json").speeds().empty());
+  EXPECT_TRUE(cli::read_history(dir.path() / "none.json").speeds().empty());
 }
 
 TEST(History, DefaultPathFollowsTheEnvironment) {
@@ -153,10 +171,12 @@ TEST(History, MachineKeyAndFingerprint) {
             "unknown CPU | rdtsc at 2096 MHz | reference loop of 1000 iterations");
   temp_dir dir;
   write(dir.path() / "a", "a");
-  const std::string a = file_fingerprint(dir.path() / "a");
-  EXPECT_TRUE(a.starts_with("mm64fnv:")) << a;
-  EXPECT_EQ(a.size(), std::string("mm64fnv:").size() + 16);
-  EXPECT_EQ(file_fingerprint(dir.path() / "missing"), "");
+  // XXH3-64 with seed 0, as xxHash's own tests give it: the same on every platform and library.
+  const std::string a = cli::file_fingerprint(dir.path() / "a");
+  EXPECT_EQ(a, "xxh3:e6c632b61e964e1f");
+  write(dir.path() / "empty", "");
+  EXPECT_EQ(cli::file_fingerprint(dir.path() / "empty"), "xxh3:2d06800538d394c2");
+  EXPECT_EQ(cli::file_fingerprint(dir.path() / "missing"), "");
   // The same bytes give the same fingerprint; a byte changed anywhere, in a whole group of words
   // or in the tail, or a zero byte added, gives another. 3 MiB + 13 bytes: three full reads and
   // a tail, with words in every lane.
@@ -165,8 +185,8 @@ TEST(History, MachineKeyAndFingerprint) {
     big[i] = static_cast<char>((i * 2654435761u) >> 13);
   write(dir.path() / "big", big);
   write(dir.path() / "same", big);
-  const std::string original = file_fingerprint(dir.path() / "big");
-  EXPECT_EQ(file_fingerprint(dir.path() / "same"), original);
+  const std::string original = cli::file_fingerprint(dir.path() / "big");
+  EXPECT_EQ(cli::file_fingerprint(dir.path() / "same"), original);
   std::set<std::string> seen{original, a};
   for (const std::size_t at :
        {std::size_t{0}, std::size_t{9}, std::size_t{17}, std::size_t{31}, std::size_t{1} << 20,
@@ -174,12 +194,12 @@ TEST(History, MachineKeyAndFingerprint) {
     std::string changed = big;
     changed[at] = static_cast<char>(changed[at] ^ 0x40);
     write(dir.path() / "changed", changed);
-    EXPECT_TRUE(seen.insert(file_fingerprint(dir.path() / "changed")).second) << "byte " << at;
+    EXPECT_TRUE(seen.insert(cli::file_fingerprint(dir.path() / "changed")).second) << "byte " << at;
   }
   write(dir.path() / "longer", big + std::string(1, '\0'));
-  EXPECT_TRUE(seen.insert(file_fingerprint(dir.path() / "longer")).second);
+  EXPECT_TRUE(seen.insert(cli::file_fingerprint(dir.path() / "longer")).second);
   write(dir.path() / "a0", std::string("a\0", 2));
-  EXPECT_TRUE(seen.insert(file_fingerprint(dir.path() / "a0")).second);
+  EXPECT_TRUE(seen.insert(cli::file_fingerprint(dir.path() / "a0")).second);
 }
 
 }  // namespace

@@ -91,7 +91,7 @@ run_report synthetic_report() {
   report.clock.read_cost = 20;
   report.history = {"/tmp/history.json",
                     "test CPU | fake at 2000 MHz | reference loop of 1000 iterations",
-                    "mm64fnv:0123456789abcdef", 3000};
+                    "xxh3:0123456789abcdef", 3000};
   report.clock_reason = "chosen by the test";
   report.options.samples = 12;
   report.options.warmup = std::chrono::milliseconds(10);
@@ -410,17 +410,46 @@ TEST(ReportConsole, PictureSharesOneScale) {
   EXPECT_THAT(text, HasSubstr("    prepared │█"));
 }
 
-TEST(ConsoleStyle, NoColourOffATerminal) {
-  // A file of our own is no terminal, as a pipe is not.
-  const auto path = std::filesystem::temp_directory_path() /
-                    fmt::format("harness-console-style-{}",
-                                std::chrono::steady_clock::now().time_since_epoch().count());
-  std::FILE* file = platform::create_file_exclusive(path);
-  ASSERT_NE(file, nullptr);
-  EXPECT_FALSE(detect_console_style(platform::file_descriptor(file)).color);
-  EXPECT_FALSE(detect_console_style(platform::file_descriptor(file)).terminal);
-  std::fclose(file);
-  std::filesystem::remove(path);
+TEST(ConsoleStyle, FollowsTheTerminalAndTheEnvironmentItIsGiven) {
+  terminal_facts facts;  // no terminal, nothing set
+  console_style style = console_style_for(facts);
+  EXPECT_FALSE(style.terminal);
+  EXPECT_FALSE(style.color);
+  EXPECT_EQ(style.width, 0u);
+  EXPECT_TRUE(style.unicode);  // no locale at all: UTF-8
+  facts.columns_env = "72";
+  EXPECT_EQ(console_style_for(facts).width, 72u);  // $COLUMNS off a terminal too
+  facts.terminal = true;
+  facts.columns = 100;
+  style = console_style_for(facts);
+  EXPECT_TRUE(style.terminal);
+  EXPECT_TRUE(style.color);
+  EXPECT_EQ(style.width, 100u);  // the terminal's own width first
+  facts.columns.reset();
+  EXPECT_EQ(console_style_for(facts).width, 72u);
+  for (const char* bad : {"", "0", "-3", "72x", "x"}) {
+    facts.columns_env = bad;
+    EXPECT_EQ(console_style_for(facts).width, 0u) << bad;
+  }
+  // no-color.org: set to anything but the empty string.
+  facts.no_color = "";
+  EXPECT_TRUE(console_style_for(facts).color);
+  facts.no_color = "1";
+  EXPECT_FALSE(console_style_for(facts).color);
+  // The first of LC_ALL, LC_CTYPE and LANG that is set and not empty decides.
+  facts.lang = "C";
+  EXPECT_FALSE(console_style_for(facts).unicode);
+  facts.lc_ctype = "de_DE.UTF-8";
+  EXPECT_TRUE(console_style_for(facts).unicode);
+  facts.lc_all = "en_US.ISO-8859-1";
+  EXPECT_FALSE(console_style_for(facts).unicode);
+  facts.lc_all = "";
+  facts.lc_ctype = "POSIX";
+  EXPECT_FALSE(console_style_for(facts).unicode);
+  facts.lc_ctype = "en_GB.utf8";
+  EXPECT_TRUE(console_style_for(facts).unicode);
+  facts.lc_ctype = "en_GB";
+  EXPECT_TRUE(console_style_for(facts).unicode);
 }
 
 // ---- format choice ------------------------------------------------------------------------------

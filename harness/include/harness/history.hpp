@@ -14,7 +14,8 @@
 // host of a CPU model from another.
 //
 // The file is the harness's own: it is read only when it holds a harness history, and written
-// whole or not at all (a temporary file, then a rename).
+// whole or not at all (a temporary file, then a rename). This header is the text and the rules;
+// the command line reads and writes the file (src/cli/history_file.hpp, run_history.hpp).
 #pragma once
 
 #include <chrono>
@@ -52,11 +53,6 @@ class run_history {
   // history of a version this build reads, or a record is malformed ("SOURCE: floors[2].batch:
   // expected a whole number of 0 or more, got a string").
   static run_history parse(std::string_view json_text, const std::string& source);
-  // Reads `path`: a missing file is an empty history; anything but a regular file holding a
-  // harness history is a usage_error "PATH: WHY", with the system's reason when it cannot be
-  // looked at or read ("Permission denied (EACCES)"). The caller says which history it was
-  // (--history, the default) and what to do; the file is never overwritten.
-  static run_history load(const std::filesystem::path& path);
   std::string to_json() const;
 
   struct speed_record {
@@ -110,9 +106,5 @@ std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
 // The key of a machine for floors alone, when no reference loop runs (`harness gbench`, whose
 // figures are the binary's own): the CPU model and what the figures are in.
 std::string machine_key(std::string_view cpu_model, std::string_view figures);
-
-// A fingerprint of a file's bytes, "mm64fnv:<16 hex digits>": the standard library's hash of each
-// MiB, chained with FNV-1a's step; empty when it cannot be read.
-std::string file_fingerprint(const std::filesystem::path& path);
 
 }  // namespace harness

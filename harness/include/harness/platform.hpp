@@ -12,9 +12,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace harness::platform {
@@ -86,9 +88,17 @@ std::string format_cpu_list(const cpu_list& cpus);
 // The running program's file (/proc/self/exe, GetModuleFileNameW); empty when it cannot be read.
 std::filesystem::path executable_path();
 
-// Where a program keeps state between runs for this user: $XDG_STATE_HOME, else ~/.local/state
-// (%LOCALAPPDATA% on Windows); empty when the environment names no such place.
-std::filesystem::path state_directory();
+// A look-up of the process's environment: the variable's value, nullopt when it is not set. The
+// command line reads the environment through one (cli::machine), so tests give their own.
+using environment = std::function<std::optional<std::string>(std::string_view name)>;
+
+// The process's own environment (getenv).
+std::optional<std::string> environment_variable(std::string_view name);
+
+// Where a program keeps state between runs for this user, from `env`: $XDG_STATE_HOME, else
+// $HOME/.local/state (%LOCALAPPDATA% on Windows); empty when the environment names no such place
+// (a variable set to the empty string counts as unset).
+std::filesystem::path state_directory(const environment& env);
 
 // The process's id (getpid, _getpid); positive, the same for the life of the process.
 int process_id();

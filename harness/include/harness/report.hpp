@@ -9,7 +9,7 @@
 //
 // Caveats:
 // - Writers only format: nothing here computes a statistic, reads a clock or the machine
-//   (collect_run_context() and detect_console_style() excepted), so tests feed synthetic runs.
+//   (collect_run_context() excepted), so tests feed synthetic runs.
 // - Figures are in ticks of the sampling clock, per call; nanoseconds are derived with the clock's
 //   ticks_per_second(), a calibrated estimate for the TSC.
 #pragma once
@@ -48,10 +48,22 @@ struct console_style {
   std::size_t width = 0;  // columns to fit the summary into; 0: no limit
   bool unicode = true;    // block characters for the pictures; ASCII when false
 };
-// For a stream on file descriptor `fd` (1 for stdout): colour only on a terminal and never when
-// NO_COLOR is set to anything; the width of the terminal (or $COLUMNS), no limit when not a
-// terminal; Unicode unless the locale names another character set.
-console_style detect_console_style(int fd);
+// What the console report is told of where it prints. The command line reads it from the machine
+// it runs on (cli::machine: the terminal and the environment); the writers do no I/O.
+struct terminal_facts {
+  bool terminal = false;                   // the stream is a terminal
+  std::optional<std::size_t> columns;      // the terminal's width, when the system says it
+  std::optional<std::string> columns_env;  // $COLUMNS
+  std::optional<std::string> no_color;     // $NO_COLOR
+  std::optional<std::string> lc_all;       // $LC_ALL
+  std::optional<std::string> lc_ctype;     // $LC_CTYPE
+  std::optional<std::string> lang;         // $LANG
+};
+// The style for those facts: colour only on a terminal and never when NO_COLOR is set to anything
+// but the empty string; the width of the terminal (or $COLUMNS), no limit when there is neither;
+// Unicode unless the locale (the first of LC_ALL, LC_CTYPE and LANG that is set) names another
+// character set.
+console_style console_style_for(const terminal_facts& facts);
 
 void print_console_report(std::ostream& out, const report_model& model,
                           const console_style& style = {});

@@ -1,24 +1,16 @@
-// The history file: reading it only when it is ours, and its records' rules.
+// The history file's text: taken only when it is ours, and its records' rules. Reading and
+// writing the file is the command line's (cli/history_file.cpp, cli/run_history.cpp).
 #include "harness/history.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <ctime>
-#include <fstream>
-#include <functional>
 #include <nlohmann/json.hpp>
-#include <sstream>
-#include <system_error>
-#include <vector>
 
 #include "harness/errors.hpp"
-#include "harness/platform.hpp"
 #include "base/json_field.hpp"
-#include "platform/files.hpp"
 
 namespace harness {
 namespace {
@@ -101,34 +93,6 @@ run_history run_history::parse(std::string_view json_text, const std::string& so
     });
   }
   return h;
-}
-
-run_history run_history::load(const std::filesystem::path& path) {
-  // What is there, through the OS layer: the system's reason when it cannot be looked at (EACCES
-  // in a folder this user may not enter), not a guess from std::filesystem's "none" type.
-  const platform::path_facts facts = platform::inspect_path(path);
-  switch (facts.kind) {
-    case platform::path_kind::missing:
-      return {};
-    case platform::path_kind::regular:
-      break;
-    case platform::path_kind::unknown:
-      throw usage_error(fmt::format("{}: it cannot be looked at: {}", path.string(), facts.reason));
-    default:
-      throw usage_error(
-          fmt::format("{}: it is a {}, not a regular file, so it is neither read nor replaced",
-                      path.string(), facts.what));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int error = errno;
-    throw usage_error(
-        fmt::format("{}: it cannot be read: {}", path.string(),
-                    error != 0 ? platform::errno_text(error) : "it cannot be opened"));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path.string());
 }
 
 std::string run_history::to_json() const {
@@ -225,27 +189,6 @@ std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
   return machine_key(cpu_model,
                      fmt::format("{} at {:.0f} MHz | reference loop of {} iterations", clock_name,
                                  ticks_per_second / 1e6, reference_iterations));
-}
-
-std::string file_fingerprint(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  // The standard library's hash of each MiB read (libstdc++'s is MurmurHash64A, which mixes
-  // every input bit into every output bit), chained with FNV-1a's step, then the length. Byte-wise
-  // FNV-1a took 0.1 s for a 45 MB executable, 7% of a default run, and its multiply carries a
-  // change upwards only; this reads the same file in a small fraction of that.
-  constexpr std::uint64_t kBasis = 0xcbf29ce484222325ULL;
-  constexpr std::uint64_t kPrime = 0x100000001b3ULL;
-  std::uint64_t hash = kBasis;
-  std::uint64_t length = 0;
-  std::vector<char> buffer(std::size_t{1} << 20);
-  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
-    const auto n = static_cast<std::size_t>(in.gcount());
-    length += n;
-    hash = (hash ^ std::hash<std::string_view>{}(std::string_view(buffer.data(), n))) * kPrime;
-  }
-  hash = (hash ^ length) * kPrime;
-  return fmt::format("mm64fnv:{:016x}", hash);
 }
 
 }  // namespace harness

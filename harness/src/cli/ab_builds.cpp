@@ -204,7 +204,7 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
         platform::format_cpu_list(allowed)));
   }
   const ab_output_plan output = plan_ab_output(flags);
-  const auto progress = configure_logging(flags.log_level, ctx.err);
+  const auto progress = configure_logging(flags.log_level, ctx);
 
   doctor::doctor_options checkup;
   checkup.allowed = allowed;
@@ -235,8 +235,7 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
             "other was asked for the same"
           : "chosen with --clock";
   report.context = ctx.host.context(doctor::summarize(health));
-  const std::unique_ptr<platform::process_launcher> launcher =
-      ctx.host.launcher ? ctx.host.launcher() : platform::make_native_launcher();
+  const std::unique_ptr<platform::process_launcher> launcher = ctx.host.launcher();
   const auto show = ab_progress_to(progress);
   try {
     const scratch_folder folder("ab");

@@ -205,7 +205,7 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
   check_cpu_allowed(flags.cpu_option, flags.cpu, allowed);
   const clock_source& clock = ctx.host.clock(flags.clock);
   const ab_output_plan plan = plan_ab_output(flags);
-  const auto progress = configure_logging(flags.log_level, ctx.err);
+  const auto progress = configure_logging(flags.log_level, ctx);
   options.progress = ab_progress_to(progress);
 
   doctor::doctor_options checkup;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/errors.hpp"
+#include "harness/report.hpp"
 #include "platform/child_process.hpp"
 #include "worker_command.hpp"
 
@@ -207,7 +208,25 @@ machine real_machine() {
   };
   m.workloads = []() -> const workload_registry& { return global_registry(); };
   m.launcher = [] { return platform::make_native_launcher(); };
+  m.survey_clocks = [](const survey_settings& settings) {
+    return harness::survey_clocks(all_clocks(), settings);
+  };
+  m.environment = [](std::string_view name) { return platform::environment_variable(name); };
+  m.is_terminal = [](int fd) { return platform::is_terminal(fd); };
+  m.terminal_columns = [](int fd) { return platform::terminal_columns(fd); };
   return m;
+}
+
+console_style console_style_of(const machine& host, int fd) {
+  terminal_facts facts;
+  facts.terminal = host.is_terminal(fd);
+  if (facts.terminal) facts.columns = host.terminal_columns(fd);
+  facts.columns_env = host.environment("COLUMNS");
+  facts.no_color = host.environment("NO_COLOR");
+  facts.lc_all = host.environment("LC_ALL");
+  facts.lc_ctype = host.environment("LC_CTYPE");
+  facts.lang = host.environment("LANG");
+  return console_style_for(facts);
 }
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "harness/clock.hpp"
+#include "harness/clock_survey.hpp"
 #include "harness/doctor.hpp"
 #include "harness/platform.hpp"
 #include "harness/run_report.hpp"
@@ -22,6 +23,10 @@ namespace CLI {
 class App;
 class Validator;
 }  // namespace CLI
+
+namespace harness {
+struct console_style;
+}  // namespace harness
 
 namespace harness::platform {
 class process_launcher;
@@ -42,9 +47,10 @@ inline constexpr int exit_not_compared = 6;
 inline constexpr int exit_sigint = 130;
 inline constexpr int exit_sigterm = 143;
 
-// What `harness run` and `harness doctor` take from the machine they run on. run_cli() uses the
-// real one (real_machine()); tests give fakes, so a run goes from the command line to the report
-// on a fake OS and a fake clock, deterministic and fast.
+// What every subcommand takes from the machine it runs on: the OS, the clocks, the doctor's checks,
+// child processes, the environment and the terminal. run_cli() uses the real one
+// (real_machine()); tests give fakes, so a command goes from the command line to its output on a
+// fake OS, a fake clock and a fake environment, deterministic and fast.
 struct machine {
   std::function<std::unique_ptr<platform::os_interface>()> os;
   // The clock named on the command line (throws usage_error when there is none such), or the
@@ -60,10 +66,24 @@ struct machine {
   std::function<doctor::doctor_report(const doctor::doctor_options&)> tree_doctor;
   std::function<run_context(std::optional<doctor::doctor_summary>)> context;
   std::function<const workload_registry&()> workloads;
-  // What starts child processes (`harness ab --a BIN --b BIN`'s workers); empty: the platform's.
+  // What starts child processes (`harness gbench`'s binary, `harness ab --a BIN --b BIN`'s
+  // workers).
   std::function<std::unique_ptr<platform::process_launcher>()> launcher;
+  // `harness clocks`'s survey of every clock source (clock_survey.hpp).
+  std::function<std::vector<clock_survey_row>(const survey_settings&)> survey_clocks;
+  // The process's environment: HARNESS_HISTORY, the state folder's variables, COLUMNS, NO_COLOR,
+  // the locale. Nothing below cli/ reads the environment of its own.
+  platform::environment environment;
+  // Whether file descriptor `fd` is a terminal, and its width (platform.hpp).
+  std::function<bool(int fd)> is_terminal;
+  std::function<std::optional<std::size_t>(int fd)> terminal_columns;
 };
 machine real_machine();
+
+// How the console report may dress what it prints on file descriptor `fd` of `host` (1 for
+// stdout, 2 for stderr): its terminal and its environment, read here and handed to
+// console_style_for() as values.
+console_style console_style_of(const machine& host, int fd);
 
 struct context {
   std::ostream& out;

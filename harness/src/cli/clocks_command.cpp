@@ -134,13 +134,13 @@ nlohmann::json row_json(const clock_survey_row& row) {
 }
 
 nlohmann::json survey_json(const std::vector<clock_survey_row>& rows,
-                           const survey_settings& settings) {
+                           const survey_settings& settings, const machine& host) {
   nlohmann::json doc;
   doc["clocks"] = nlohmann::json::array();
   for (const auto& row : rows)
     doc["clocks"].push_back(row_json(row));
-  doc["tsc_calibration"] = report_detail::calibration_json<nlohmann::json>(tsc_calibration());
-  doc["default_clock"] = {{"name", default_clock().name()}, {"reason", default_clock_reason()}};
+  doc["tsc_calibration"] = report_detail::calibration_json<nlohmann::json>(host.calibration());
+  doc["default_clock"] = {{"name", host.clock("").name()}, {"reason", host.default_clock_reason()}};
   doc["settings"] = {{"max_pairs", settings.max_pairs},
                      {"cost_pass_budget_seconds", settings.cost_pass_budget_seconds},
                      {"resolution_max_inner", settings.resolution_max_inner},
@@ -158,7 +158,7 @@ nlohmann::json survey_json(const std::vector<clock_survey_row>& rows,
 }
 
 void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
-                 const survey_settings& settings) {
+                 const survey_settings& settings, const machine& host) {
   fmt::print(
       out,
       "Clock sources: call cost over {} start/stop pairs (second of two passes; fewer for "
@@ -203,15 +203,15 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
       fmt::print(out, "  {:<31} {}\n", row->source->name(), row->source->unavailable_reason());
     }
   }
-  if (const auto c = tsc_calibration()) {
+  if (const auto c = host.calibration()) {
     fmt::print(out,
                "\nTSC calibration: {:.6f} MHz against {}, error within {:.2f} ppm, {} rounds in "
                "{:.1f} ms{}\n",
                c->ticks_per_second / 1e6, c->reference, c->error_ppm, c->rounds,
                c->duration_seconds * 1e3, c->converged ? "" : " (not converged in the time limit)");
   }
-  fmt::print(out, "\nDefault sampling clock: {}\n  because {}\n", default_clock().name(),
-             default_clock_reason());
+  fmt::print(out, "\nDefault sampling clock: {}\n  because {}\n", host.clock("").name(),
+             host.default_clock_reason());
 }
 
 }  // namespace
@@ -244,7 +244,7 @@ void add_clocks_command(CLI::App& root, context& ctx) {
                                                        : flags->format;
     ctx.action = [&ctx, format] {
       const survey_settings settings;
-      default_clock();  // build the registry and choose the default before measuring
+      ctx.host.clock("");  // build the registry and choose the default before measuring
       // Measured on one CPU: two back-to-back reads on different CPUs (the process migrated
       // between them) can differ by less than one quantum of either CPU's clock (a 1-tick "step"
       // of a TSC that advances in 21-tick quanta was seen here). Put back afterwards.
@@ -252,9 +252,9 @@ void add_clocks_command(CLI::App& root, context& ctx) {
       const platform::cpu_list allowed = os->affinity();
       const bool pinned =
           !allowed.empty() && os->set_affinity(platform::cpu_list{allowed.front()}).applied;
-      const auto rows = survey_clocks(all_clocks(), settings);
+      const auto rows = ctx.host.survey_clocks(settings);
       if (pinned) os->set_affinity(allowed);
-      nlohmann::json doc = survey_json(rows, settings);
+      nlohmann::json doc = survey_json(rows, settings, ctx.host);
       doc["settings"]["pinned_cpu"] = pinned ? nlohmann::json(allowed.front()) : nullptr;
       if (format == "json") {
         ctx.out << doc.dump(2) << '\n';
@@ -262,7 +262,7 @@ void add_clocks_command(CLI::App& root, context& ctx) {
         ctx.out << html::page(html::page_kind::clocks, "harness clocks",
                               nlohmann::ordered_json::parse(doc.dump()));
       } else {
-        print_table(ctx.out, rows, settings);
+        print_table(ctx.out, rows, settings, ctx.host);
         fmt::print(ctx.out, "{}\n",
                    pinned
                        ? fmt::format("(measured pinned to CPU {}, then unpinned)", allowed.front())

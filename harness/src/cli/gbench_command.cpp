@@ -123,15 +123,15 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   // Keyed by the binary's bytes, the repetition length and the binary's own arguments: a rebuild
   // of the suite, or a run that times it otherwise, is a new build.
   const std::shared_ptr<history_plan> history =
-      plan_gbench_history(history_request_of(f.run, plan), s.binary,
+      plan_gbench_history(history_request_of(f.run, plan), ctx.host.environment, s.binary,
                           fmt::format("--min-time {}{}{}", format_duration(s.min_time),
                                       s.args.empty() ? "" : " -- ", quoted_command(s.args)),
                           ctx.err);
   check_report_file(plan);
   s.memory = memory_of(history);
-  const auto progress = configure_logging(f.run.log_level, ctx.err);
+  const auto progress = configure_logging(f.run.log_level, ctx);
   // Windows: refuses here, before anything runs (not supported there yet).
-  const std::unique_ptr<platform::process_launcher> launcher = platform::make_native_launcher();
+  const std::unique_ptr<platform::process_launcher> launcher = ctx.host.launcher();
 
   doctor::doctor_options checkup;
   checkup.allowed = allowed;
@@ -195,7 +195,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
       print_lines(ctx.out, model, *plan.line);
     } else {
       const console_style style =
-          &ctx.out == &std::cout ? detect_console_style(1) : console_style{};
+          &ctx.out == &std::cout ? console_style_of(ctx.host, 1) : console_style{};
       write_report(ctx.out, model, *plan.stdout_format, style);
     }
     ctx.out.flush();
@@ -293,8 +293,8 @@ int gbench_vs_action(const gbench_flags& f, context& ctx) {
   auto os = ctx.host.os();
   const platform::cpu_list allowed = os->affinity();
   check_cpu(f.run, allowed);
-  const auto progress = configure_logging(f.run.log_level, ctx.err);
-  const std::unique_ptr<platform::process_launcher> launcher = platform::make_native_launcher();
+  const auto progress = configure_logging(f.run.log_level, ctx);
+  const std::unique_ptr<platform::process_launcher> launcher = ctx.host.launcher();
 
   doctor::doctor_options checkup;
   checkup.allowed = allowed;

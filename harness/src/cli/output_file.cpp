@@ -75,22 +75,40 @@ void check_folder(const target& t) {
   }
 }
 
-// The end of a dangling link's chain, read link by link: the kernel cannot resolve it (stat
-// says ENOENT), and std::filesystem::weakly_canonical would stop at the link itself.
-std::filesystem::path end_of_chain(const std::filesystem::path& link) {
-  std::filesystem::path at = link;
+// The end of the chain of symbolic links `link` starts, read link by link (the kernel cannot
+// resolve a dangling one: stat says ENOENT, and std::filesystem::weakly_canonical would stop at the
+// link itself). `error` is the failed read's, with `at` the link it could not read; `too_long`
+// when there were more than kMaxLinks.
+struct chain_end {
+  std::filesystem::path at;
+  std::error_code error;
+  bool too_long = false;
+};
+
+chain_end follow_links(const std::filesystem::path& link) {
+  chain_end end{link, {}, false};
   for (int hops = 0; hops <= kMaxLinks; ++hops) {
-    std::error_code ec;
-    const std::filesystem::path next = std::filesystem::read_symlink(at, ec);
-    if (ec == std::errc::no_such_file_or_directory || ec == std::errc::invalid_argument) {
-      return at;  // nothing there, or not a link (it appeared meanwhile: inspected again)
+    const std::filesystem::path next = std::filesystem::read_symlink(end.at, end.error);
+    if (end.error == std::errc::no_such_file_or_directory ||
+        end.error == std::errc::invalid_argument) {
+      end.error.clear();
+      return end;  // nothing there, or not a link (it appeared meanwhile: inspected again)
     }
-    if (ec)
-      refuse(link, fmt::format("its link '{}' cannot be read: {}", at.string(),
-                               platform::errno_text(ec.value())));
-    at = next.is_absolute() ? next : folder_of(at) / next;
+    if (end.error) return end;
+    end.at = next.is_absolute() ? next : folder_of(end.at) / next;
   }
-  refuse(link, "it starts a chain of more than 40 symbolic links");
+  end.too_long = true;
+  return end;
+}
+
+// The end of a dangling link's chain; refuses a link that cannot be read or a chain too long.
+std::filesystem::path end_of_chain(const std::filesystem::path& link) {
+  const chain_end end = follow_links(link);
+  if (end.error)
+    refuse(link, fmt::format("its link '{}' cannot be read: {}", end.at.string(),
+                             platform::errno_text(end.error.value())));
+  if (end.too_long) refuse(link, "it starts a chain of more than 40 symbolic links");
+  return end.at;
 }
 
 // Sorts the path by what is there and refuses what must not be written.
@@ -216,6 +234,16 @@ std::string write_output_file(const std::filesystem::path& path, std::string_vie
     return {};
   }
   return write_and_rename(t, content);
+}
+
+std::filesystem::path file_written_at(const std::filesystem::path& path) {
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  if (ec) return path;
+  const chain_end end = follow_links(absolute);
+  const std::filesystem::path at = end.error || end.too_long ? absolute : end.at;
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(at, ec);
+  return ec ? at.lexically_normal() : canonical;
 }
 
 void check_output_path(const std::filesystem::path& path) {

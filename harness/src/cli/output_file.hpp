@@ -44,6 +44,12 @@ class output_error : public std::runtime_error {
 // when everything was.
 std::string write_output_file(const std::filesystem::path& path, std::string_view content);
 
+// The file a write to `path` ends in, for telling whether two paths name one file: `path`
+// absolute, the chain of symbolic links it starts followed to its end (a dangling one's too: the
+// writer creates its target), then `.`, `..` and its folders' links resolved. Refuses nothing: a
+// link that cannot be read ends the chain where it is.
+std::filesystem::path file_written_at(const std::filesystem::path& path);
+
 // Checks what is at `path` by the rules above, without making or opening anything: refuses a
 // directory, a block device, a socket, a missing folder, the empty path. Throws output_error.
 void check_output_path(const std::filesystem::path& path);

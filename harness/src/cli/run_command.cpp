@@ -41,7 +41,8 @@ void on_stop_signal(int sig) {
 
 // Logs go to the context's error stream; colour only when that is the process's stderr. In front
 // of them, the progress line, shown only when that stream is a terminal.
-std::shared_ptr<progress_sink> configure_logging(const std::string& level, std::ostream& err) {
+std::shared_ptr<progress_sink> configure_logging(const std::string& level, const context& ctx) {
+  std::ostream& err = ctx.err;
   spdlog::sink_ptr sink;
   const bool is_stderr = &err == &std::cerr;
   if (is_stderr) {
@@ -51,7 +52,7 @@ std::shared_ptr<progress_sink> configure_logging(const std::string& level, std::
   }
   sink->set_pattern("harness: %l: %v");
   const auto wanted = spdlog::level::from_str(level);
-  const console_style terminal = is_stderr ? detect_console_style(2) : console_style{};
+  const console_style terminal = is_stderr ? console_style_of(ctx.host, 2) : console_style{};
   auto progress = std::make_shared<progress_sink>(sink, err, terminal.terminal, terminal.width);
   auto log = std::make_shared<spdlog::logger>("harness", progress);
   log->set_level(wanted);
@@ -127,11 +128,11 @@ int run(const run_flags& flags, context& ctx) {
   check_cpu(flags, allowed);
   const clock_source& clock = ctx.host.clock(flags.clock);
   const report_plan plan = plan_report(flags);
-  const std::shared_ptr<history_plan> history =
-      plan_history(history_request_of(flags, plan), clock, options.tuning, ctx.err);
+  const std::shared_ptr<history_plan> history = plan_history(
+      history_request_of(flags, plan), ctx.host.environment, clock, options.tuning, ctx.err);
   check_report_file(plan);
   options.memory = memory_of(history);
-  const auto progress = configure_logging(flags.log_level, ctx.err);
+  const auto progress = configure_logging(flags.log_level, ctx);
   if (progress->enabled()) {
     options.progress = [progress](const sampling_progress& p) { progress->show(progress_text(p)); };
   }
@@ -185,7 +186,8 @@ int run(const run_flags& flags, context& ctx) {
   if (plan.line) {
     print_lines(ctx.out, model, *plan.line);
   } else {
-    const console_style style = &ctx.out == &std::cout ? detect_console_style(1) : console_style{};
+    const console_style style =
+        &ctx.out == &std::cout ? console_style_of(ctx.host, 1) : console_style{};
     write_report(ctx.out, model, *plan.stdout_format, style);
   }
   ctx.out.flush();

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 
+#include "cli.hpp"
 #include "harness/analysis.hpp"
 #include "harness/report.hpp"
 #include "harness/report_line.hpp"
@@ -38,8 +39,9 @@ class stop_signals_guard {
   void (*old_term_)(int);
 };
 
-// Logs go to `err`, with the progress line in front of them when it is a terminal.
-std::shared_ptr<progress_sink> configure_logging(const std::string& level, std::ostream& err);
+// Logs go to ctx.err, with the progress line in front of them when it is a terminal (the
+// machine's, console_style_of).
+std::shared_ptr<progress_sink> configure_logging(const std::string& level, const context& ctx);
 
 // Where the report goes, decided before the first sample is taken.
 struct report_plan {

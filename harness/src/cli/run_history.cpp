@@ -5,7 +5,6 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <ostream>
 #include <system_error>
 #include <utility>
@@ -13,30 +12,13 @@
 #include "clocks/tsc.hpp"
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
+#include "cli/history_file.hpp"
 #include "cli/output_file.hpp"
 #include "platform/files.hpp"
 
 namespace harness::cli {
 
 namespace {
-
-// Links followed before giving up, as Linux does (its MAXSYMLINKS).
-constexpr int kMaxLinks = 40;
-
-// `path` absolute, with the chain of symbolic links it starts followed even where it dangles (the
-// writer creates a dangling link's target), then `.`, `..` and the links of its folders resolved.
-std::filesystem::path resolved(const std::filesystem::path& path) {
-  std::error_code ec;
-  std::filesystem::path at = std::filesystem::absolute(path, ec);
-  if (ec) return path;
-  for (int hops = 0; hops < kMaxLinks && std::filesystem::is_symlink(at, ec); ++hops) {
-    const std::filesystem::path next = std::filesystem::read_symlink(at, ec);
-    if (ec) break;
-    at = next.is_absolute() ? next : at.parent_path() / next;
-  }
-  const std::filesystem::path canonical = std::filesystem::weakly_canonical(at, ec);
-  return ec ? at.lexically_normal() : canonical;
-}
 
 // Where the history comes from, which decides what a history that cannot be used means.
 enum class history_source {
@@ -65,7 +47,7 @@ std::filesystem::path nearest_existing_folder(const std::filesystem::path& path)
 std::string unusable(const std::filesystem::path& path, history_source source,
                      run_history& records) {
   try {
-    records = run_history::load(path);
+    records = read_history(path);
   } catch (const usage_error& e) {
     return e.what();
   }
@@ -95,7 +77,8 @@ std::string unusable(const std::filesystem::path& path, history_source source,
 }
 
 // The file read, with the machine's key and the build's fingerprint; nullptr when none is kept.
-std::shared_ptr<history_plan> plan_at(const history_request& request, std::string machine,
+std::shared_ptr<history_plan> plan_at(const history_request& request,
+                                      const platform::environment& env, std::string machine,
                                       const std::filesystem::path& build_file, std::ostream& err) {
   if (request.off && request.named) {
     throw usage_error("--history and --no-history contradict each other: give one of them");
@@ -106,16 +89,16 @@ std::shared_ptr<history_plan> plan_at(const history_request& request, std::strin
   }
   auto plan = std::make_shared<history_plan>();
   history_source source = history_source::fallback;
-  const char* env = std::getenv("HARNESS_HISTORY");
+  const std::optional<std::string> named_by_env = env("HARNESS_HISTORY");
   if (request.named) {
     source = history_source::option;
     plan->path = *request.named;
-  } else if (env != nullptr && *env != '\0') {
-    if (std::string_view(env) == "off") return nullptr;
+  } else if (named_by_env && !named_by_env->empty()) {
+    if (*named_by_env == "off") return nullptr;
     source = history_source::environment;
-    plan->path = env;
+    plan->path = *named_by_env;
   } else {
-    plan->path = history_path_from(std::nullopt, platform::state_directory());
+    plan->path = history_path_from(std::nullopt, platform::state_directory(env));
     if (plan->path.empty()) {
       fmt::print(err,
                  "harness: warning: the default history has no place here (its folder comes from "
@@ -164,7 +147,7 @@ std::shared_ptr<history_plan> plan_at(const history_request& request, std::strin
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
   std::error_code ec;
   if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
-  return resolved(a) == resolved(b);
+  return file_written_at(a) == file_written_at(b);
 }
 
 history_request history_request_of(const run_flags& flags, const report_plan& plan) {
@@ -176,20 +159,23 @@ history_request history_request_of(const run_flags& flags, const report_plan& pl
 }
 
 std::shared_ptr<history_plan> plan_history(const history_request& request,
+                                           const platform::environment& env,
                                            const clock_source& clock,
                                            const sampler_settings& tuning, std::ostream& err) {
-  return plan_at(request,
+  return plan_at(request, env,
                  machine_key(clocks::detect_tsc_features().brand, clock.name(),
                              clock.ticks_per_second(), tuning.reference_iterations),
                  platform::executable_path(), err);
 }
 
 std::shared_ptr<history_plan> plan_gbench_history(const history_request& request,
+                                                  const platform::environment& env,
                                                   const std::filesystem::path& binary,
                                                   std::string_view setup, std::ostream& err) {
-  auto plan = plan_at(
-      request, machine_key(clocks::detect_tsc_features().brand, "Google Benchmark real_time in ns"),
-      binary, err);
+  auto plan =
+      plan_at(request, env,
+              machine_key(clocks::detect_tsc_features().brand, "Google Benchmark real_time in ns"),
+              binary, err);
   if (plan && !plan->build.empty()) plan->build = fmt::format("{} ({})", plan->build, setup);
   return plan;
 }

@@ -12,6 +12,7 @@
 
 #include "harness/clock.hpp"
 #include "harness/history.hpp"
+#include "harness/platform.hpp"
 #include "harness/run_report.hpp"
 #include "harness/runner.hpp"
 #include "run_command.hpp"
@@ -39,23 +40,27 @@ struct history_request {
 history_request history_request_of(const run_flags& flags, const report_plan& plan);
 
 // The history the request asks for, read, with this machine's key and this build's fingerprint;
-// nullptr when none is kept. Defaults degrade, explicit choices refuse: a history named by
+// nullptr when none is kept. $HARNESS_HISTORY and the state folder's variables are looked up in
+// `env` (the machine's environment). Defaults degrade, explicit choices refuse: a history named by
 // --history or $HARNESS_HISTORY that cannot be used (it cannot be looked at, read or written, is
 // not a harness history, is the report file) is a usage_error with the system's reason; the
 // default place (history.hpp) that cannot be used, or that does not exist (no HOME), is one
 // warning line on `err`, and the run goes on without a history.
 std::shared_ptr<history_plan> plan_history(const history_request& request,
+                                           const platform::environment& env,
                                            const clock_source& clock,
                                            const sampler_settings& tuning, std::ostream& err);
 // The same for `harness gbench`: the machine is keyed by its CPU and Google Benchmark's real_time,
 // the build by the fingerprint of `binary` (the Google Benchmark binary, not the harness) and
 // `setup`, what else shapes its figures (the repetition length, the binary's own arguments).
 std::shared_ptr<history_plan> plan_gbench_history(const history_request& request,
+                                                  const platform::environment& env,
                                                   const std::filesystem::path& binary,
                                                   std::string_view setup, std::ostream& err);
 
-// Whether `a` and `b` name one file: the same path once symbolic links (a dangling one's chain
-// too), `.` and `..` are resolved, or two names (hard links) of one existing file.
+// Whether `a` and `b` name one file: the same file_written_at (output_file.hpp: symbolic links, a
+// dangling one's chain too, `.` and `..` resolved), or two names (hard links) of one existing
+// file.
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
 // What the history knows, for the runner; the floors only when the build could be identified.

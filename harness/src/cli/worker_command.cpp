@@ -13,6 +13,7 @@
 #include "harness/errors.hpp"
 #include "harness/history.hpp"
 #include "harness/log.hpp"
+#include "history_file.hpp"
 #include "run_command.hpp"
 
 namespace harness::cli {
@@ -152,7 +153,7 @@ void add_worker_command(CLI::App& root, context& ctx) {
   cmd->add_option("--log-level", *log_level, "Log level on stderr")->capture_default_str();
   cmd->callback([log_level, &ctx] {
     ctx.action = [log_level, &ctx] {
-      configure_logging(*log_level, ctx.err);
+      configure_logging(*log_level, ctx);
       return serve_worker(std::cin, ctx.out, ctx.host,
                           [] { return file_fingerprint(platform::executable_path()); });
     };

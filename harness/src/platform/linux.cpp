@@ -224,11 +224,10 @@ std::filesystem::path executable_path() {
   return ec ? std::filesystem::path() : exe;
 }
 
-std::filesystem::path state_directory() {
-  if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && *state != '\0')
-    return state;
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
-    return std::filesystem::path(home) / ".local" / "state";
+std::filesystem::path state_directory(const environment& env) {
+  if (const auto state = env("XDG_STATE_HOME"); state && !state->empty()) return *state;
+  if (const auto home = env("HOME"); home && !home->empty())
+    return std::filesystem::path(*home) / ".local" / "state";
   return {};
 }
 

@@ -1,6 +1,8 @@
 // Platform-independent helpers of the OS layer.
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "harness/platform.hpp"
 
 namespace harness::platform {
@@ -28,6 +30,11 @@ std::string format_cpu_list(const cpu_list& cpus) {
     i = j + 1;
   }
   return out;
+}
+
+std::optional<std::string> environment_variable(std::string_view name) {
+  const char* value = std::getenv(std::string(name).c_str());
+  return value != nullptr ? std::optional<std::string>(value) : std::nullopt;
 }
 
 }  // namespace harness::platform

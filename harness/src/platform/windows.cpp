@@ -317,10 +317,9 @@ std::filesystem::path executable_path() {
   }
 }
 
-std::filesystem::path state_directory() {
-  const char* local = std::getenv("LOCALAPPDATA");
-  return local != nullptr && *local != '\0' ? std::filesystem::path(local)
-                                            : std::filesystem::path();
+std::filesystem::path state_directory(const environment& env) {
+  const auto local = env("LOCALAPPDATA");
+  return local && !local->empty() ? std::filesystem::path(*local) : std::filesystem::path();
 }
 
 int process_id() {

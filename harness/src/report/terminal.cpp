@@ -1,5 +1,6 @@
 // What the console report may assume about where it prints: a terminal or not, its width,
-// whether colour is wanted, whether Unicode block characters will show.
+// whether colour is wanted, whether Unicode block characters will show, from the facts the command
+// line read (terminal_facts).
 //
 // Caveats: the width is read once, when the report is made; a terminal resized during the run is
 // not followed. On Windows only $COLUMNS gives a width.
@@ -7,27 +8,25 @@
 #include <string>
 #include <string_view>
 
-#include "harness/platform.hpp"
 #include "harness/report.hpp"
 
 namespace harness {
 namespace {
 
-std::size_t columns_from_environment() {
-  const char* text = std::getenv("COLUMNS");
-  if (text == nullptr) return 0;
+std::size_t columns_of(const std::optional<std::string>& text) {
+  if (!text) return 0;
+  const char* start = text->c_str();
   char* end = nullptr;
-  const long n = std::strtol(text, &end, 10);
-  return (end != text && *end == '\0' && n > 0) ? static_cast<std::size_t>(n) : 0;
+  const long n = std::strtol(start, &end, 10);
+  return (end != start && *end == '\0' && n > 0) ? static_cast<std::size_t>(n) : 0;
 }
 
 // The character set the locale environment names: the first of LC_ALL, LC_CTYPE and LANG that is
 // set decides, as setlocale() would. No locale at all is taken as UTF-8: terminals today are.
-bool locale_allows_unicode() {
-  for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
-    const char* value = std::getenv(name);
-    if (value == nullptr || *value == '\0') continue;
-    std::string text(value);
+bool locale_allows_unicode(const terminal_facts& facts) {
+  for (const std::optional<std::string>* value : {&facts.lc_all, &facts.lc_ctype, &facts.lang}) {
+    if (!*value || (*value)->empty()) continue;
+    std::string text = **value;
     for (char& c : text)
       c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     if (text == "c" || text == "posix") return false;
@@ -41,20 +40,14 @@ bool locale_allows_unicode() {
 
 }  // namespace
 
-console_style detect_console_style(int fd) {
+console_style console_style_for(const terminal_facts& facts) {
   console_style style;
-  const bool terminal = platform::is_terminal(fd);
-  style.terminal = terminal;
-  const char* no_color = std::getenv("NO_COLOR");
+  style.terminal = facts.terminal;
   // no-color.org: NO_COLOR set to anything but the empty string turns colour off.
-  style.color = terminal && (no_color == nullptr || *no_color == '\0');
-  if (terminal) {
-    style.width = platform::terminal_columns(fd).value_or(0);
-    if (style.width == 0) style.width = columns_from_environment();
-  } else {
-    style.width = columns_from_environment();
-  }
-  style.unicode = locale_allows_unicode();
+  style.color = facts.terminal && (!facts.no_color || facts.no_color->empty());
+  style.width = facts.terminal ? facts.columns.value_or(0) : 0;
+  if (style.width == 0) style.width = columns_of(facts.columns_env);
+  style.unicode = locale_allows_unicode(facts);
   return style;
 }
 
