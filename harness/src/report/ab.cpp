@@ -98,7 +98,7 @@ ab_json pair_json(const ab_pair& p) {
           {"warmup_rounds", p.warmup_rounds},
           {"warmup_seconds", p.warmup_seconds},
           {"seconds", p.seconds},
-          {"stopped_by", names_of(p.stopped_by).id},
+          {"stopped_by", id_of(p.stopped_by)},
           {"checks", p.checks},
           {"last_half_width", optional_number(p.last_half_width)},
           {"estimate",
@@ -137,7 +137,7 @@ void add_gbench_json(ab_json& ab, const ab_report& r) {
         {{"benchmark", b.name},
          {"answer", interval_json(answer)},
          {"change_percent", answer ? ab_json((answer->ratio - 1) * 100) : ab_json(nullptr)},
-         {"verdict", b.decision ? ab_json(names_of(b.decision->verdict).id) : ab_json(nullptr)},
+         {"verdict", b.decision ? ab_json(id_of(b.decision->verdict)) : ab_json(nullptr)},
          {"reason", b.decision ? ab_json(b.decision->reason) : ab_json(nullptr)},
          {"gate_failed", b.decision && b.decision->gate_failed},
          {"error", b.error ? ab_json(*b.error) : ab_json(nullptr)},
@@ -188,7 +188,7 @@ ab_json document(const ab_report& r) {
         {"pairs", r.pairs_requested}}},
       {"answer", interval_json(r.answer)},
       {"change_percent", r.answer ? ab_json((r.answer->ratio - 1) * 100) : ab_json(nullptr)},
-      {"verdict", r.decision ? ab_json(names_of(r.decision->verdict).id) : ab_json(nullptr)},
+      {"verdict", r.decision ? ab_json(id_of(r.decision->verdict)) : ab_json(nullptr)},
       {"reason", r.decision ? ab_json(r.decision->reason) : ab_json(nullptr)},
       {"gate_failed", ab_gate_failed(r)},
       {"pair_ratios", r.pair_ratios},
@@ -205,18 +205,6 @@ ab_json document(const ab_report& r) {
 }
 
 }  // namespace
-
-std::string_view to_string(ab_mode mode) noexcept {
-  switch (mode) {
-    case ab_mode::workloads:
-      return "workloads";
-    case ab_mode::builds:
-      return "builds";
-    case ab_mode::gbench:
-      return "gbench";
-  }
-  return "unknown";
-}
 
 void conclude(ab_report& report) {
   report.answer.reset();
@@ -284,7 +272,7 @@ void print_gbench_console(std::ostream& out, const ab_report& r) {
                  p.rounds.size());
     }
     if (b.decision) {
-      fmt::print(out, "  verdict: {}: {}\n", names_of(b.decision->verdict).id, b.decision->reason);
+      fmt::print(out, "  verdict: {}: {}\n", id_of(b.decision->verdict), b.decision->reason);
     }
     if (b.error) fmt::print(out, "  FAILED: {}\n", *b.error);
     if (e.floor_a && e.floor_b) {
@@ -295,7 +283,7 @@ void print_gbench_console(std::ostream& out, const ab_report& r) {
     }
     fmt::print(out, "  rounds: {} (ABBA order), {} repetition{} an invocation; stopped: {}",
                p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
-               names_of(p.stopped_by).phrase);
+               to_string(p.stopped_by));
     if (p.last_half_width) {
       fmt::print(out, " (half-width {:.3f}% at the last of {} checks, target {:.3f}%)",
                  *p.last_half_width * 100, p.checks, r.options.target * 100);
@@ -340,7 +328,7 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
                first.estimate.rounds ? first.estimate.rounds->count : 0);
   }
   if (r.decision) {
-    fmt::print(out, "  verdict: {}: {}\n", names_of(r.decision->verdict).id, r.decision->reason);
+    fmt::print(out, "  verdict: {}: {}\n", id_of(r.decision->verdict), r.decision->reason);
   }
   for (std::size_t i = 0; i < r.pairs.size(); ++i) {
     const ab_pair& p = r.pairs[i];
@@ -370,7 +358,7 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
       }
     }
     fmt::print(out, "\n");
-    fmt::print(out, "{}stopped: {}", prefix, names_of(p.stopped_by).phrase);
+    fmt::print(out, "{}stopped: {}", prefix, to_string(p.stopped_by));
     if (p.last_half_width) {
       fmt::print(out, " (half-width {:.3f}% at the last of {} checks, target {:.3f}%)",
                  *p.last_half_width * 100, p.checks, r.options.target * 100);
@@ -467,17 +455,17 @@ void write_ab_markdown(std::ostream& out, const ab_report& r) {
                answer ? fmt::format("{:.5f}", answer->ratio) : "n/a",
                answer ? percent(answer->ratio) : "n/a", answer ? bounds(*answer) : "n/a",
                b.error      ? "failed"
-               : b.decision ? names_of(b.decision->verdict).id
+               : b.decision ? id_of(b.decision->verdict)
                             : "n/a",
                b.pair.rounds.size(), "n/a");  // gbench --vs watches no disturbance
   }
   if (r.pairs.empty()) return;
   const ab_pair& first = r.pairs.front();
-  fmt::print(
-      out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(side_name(first.a, r.mode)),
-      cell(side_name(first.b, r.mode)), r.answer ? fmt::format("{:.5f}", r.answer->ratio) : "n/a",
-      r.answer ? percent(r.answer->ratio) : "n/a", r.answer ? bounds(*r.answer) : "n/a",
-      r.decision ? names_of(r.decision->verdict).id : "n/a", total_rounds(r), total_disturbed(r));
+  fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(side_name(first.a, r.mode)),
+             cell(side_name(first.b, r.mode)),
+             r.answer ? fmt::format("{:.5f}", r.answer->ratio) : "n/a",
+             r.answer ? percent(r.answer->ratio) : "n/a", r.answer ? bounds(*r.answer) : "n/a",
+             r.decision ? id_of(r.decision->verdict) : "n/a", total_rounds(r), total_disturbed(r));
 }
 
 void write_ab_html(std::ostream& out, const ab_report& report) {
@@ -534,7 +522,7 @@ void render_ab_line(std::ostream& out, const format_template& line, const ab_pai
     values[ab_line_slot::change_lower] = answer->lower - 1;
     values[ab_line_slot::change_upper] = answer->upper - 1;
   }
-  if (decision) values[ab_line_slot::verdict] = names_of(decision->verdict).id;
+  if (decision) values[ab_line_slot::verdict] = id_of(decision->verdict);
   values[ab_line_slot::rounds] = rounds;
   values[ab_line_slot::disturbed] = disturbed;
   values[ab_line_slot::pairs] = pairs;
