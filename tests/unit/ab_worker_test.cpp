@@ -295,7 +295,7 @@ class inproc_child final : public platform::child_process {
     return {"pin to CPU " + platform::format_cpu_list(cpus), true, 0, {}};
   }
   std::vector<platform::step_result> raise_priority(platform::priority_level level) override {
-    log_.events.push_back(tag_ + ": raise " + platform::to_string(level));
+    log_.events.push_back(tag_ + ": raise " + std::string(platform::to_string(level)));
     nice_ = -20;
     return {{"nice -20", true, 0, {}}};
   }

@@ -161,7 +161,7 @@ TEST(Cli, TinyRunPrintsEveryPhase) {
   EXPECT_THAT(r.out, HasSubstr("first call (cold, alone)"));
   EXPECT_THAT(r.out, HasSubstr("baseline: 3 samples"));
   // Calls of 100 us and reads of 1 us of the fake clock: the tenth call passes 1 ms.
-  EXPECT_THAT(r.out, HasSubstr("warmup: 1 ms requested, 1043 us run, 10 calls"));
+  EXPECT_THAT(r.out, HasSubstr("warmup: 1 ms requested, 1043 µs run, 10 calls"));
   EXPECT_THAT(r.out, HasSubstr("prepared: 3 samples"));
   EXPECT_THAT(r.out, HasSubstr("summary"));
   // --no-pin and --priority normal: the fake OS was neither pinned nor raised.

@@ -3,6 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+
 #include "harness/errors.hpp"
 
 namespace harness {
@@ -49,15 +53,49 @@ TEST(ParseDuration, RejectsBadInputNamingIt) {
 }
 
 TEST(FormatDuration, PicksAReadableUnit) {
-  EXPECT_EQ(format_duration(0ns), "0 s");
-  EXPECT_EQ(format_duration(1200ms), "1200 ms");
-  EXPECT_EQ(format_duration(2s), "2 s");
-  EXPECT_EQ(format_duration(1500ms), "1500 ms");
-  EXPECT_EQ(format_duration(1200345678ns), "1.200 s");
-  EXPECT_EQ(format_duration(12345678ns), "12.346 ms");
-  EXPECT_EQ(format_duration(1500ns), "1.500 us");
-  EXPECT_EQ(format_duration(250us), "250 us");
-  EXPECT_EQ(format_duration(10ns), "10 ns");
+  constexpr micro_spelling ascii = micro_spelling::ascii;
+  EXPECT_EQ(format_duration(0ns, ascii), "0 s");
+  EXPECT_EQ(format_duration(1200ms, ascii), "1200 ms");
+  EXPECT_EQ(format_duration(2s, ascii), "2 s");
+  EXPECT_EQ(format_duration(1500ms, ascii), "1500 ms");
+  EXPECT_EQ(format_duration(1200345678ns, ascii), "1.200 s");
+  EXPECT_EQ(format_duration(12345678ns, ascii), "12.346 ms");
+  EXPECT_EQ(format_duration(1500ns, ascii), "1.500 us");
+  EXPECT_EQ(format_duration(250us, ascii), "250 us");
+  EXPECT_EQ(format_duration(10ns, ascii), "10 ns");
+  EXPECT_EQ(format_duration(999ns, ascii), "999 ns");
+  // Rounded as printed: 999.9996 us is a millisecond.
+  EXPECT_EQ(format_duration(999'999'600ns, ascii), "1.000 s");
+}
+
+TEST(FormatDuration, SpellsTheMicrosecondAsAsked) {
+  EXPECT_EQ(format_duration(250us, micro_spelling::unicode), "250 µs");
+  EXPECT_EQ(format_duration(1500ns, micro_spelling::unicode), "1.500 µs");
+}
+
+// tests/data/duration_cases.json: the values page.js's durationText is checked against too
+// (tests/e2e/duration_format_check.py), so the two print every duration alike.
+TEST(FormatSeconds, PrintsEveryCaseThePageDoes) {
+  std::ifstream in(std::string(HARNESS_TEST_DATA_DIR) + "/duration_cases.json");
+  ASSERT_TRUE(in) << "tests/data/duration_cases.json is missing";
+  const nlohmann::json cases = nlohmann::json::parse(in).at("cases");
+  ASSERT_GE(cases.size(), 30U);
+  for (const nlohmann::json& c : cases) {
+    const double seconds = c.at("seconds").is_string() && c.at("seconds") == "inf"
+                               ? std::numeric_limits<double>::infinity()
+                               : c.at("seconds").get<double>();
+    duration_format f;
+    const std::string kind = c.at("kind");
+    ASSERT_TRUE(kind == "decimals" || kind == "significant") << kind;
+    f.kind = kind == "decimals" ? duration_format::digits_kind::decimals
+                                : duration_format::digits_kind::significant;
+    f.digits = c.at("digits");
+    f.trim_zeros = c.at("trim_zeros");
+    const std::string micro = c.at("micro");
+    ASSERT_TRUE(micro == "unicode" || micro == "ascii") << micro;
+    f.micro = micro == "unicode" ? micro_spelling::unicode : micro_spelling::ascii;
+    EXPECT_EQ(format_seconds(seconds, f), c.at("text").get<std::string>()) << c.dump();
+  }
 }
 
 }  // namespace

@@ -78,7 +78,7 @@ class fake_os final : public platform::os_interface {
     return {nice, nice, realtime ? 1 : 0, 0, true};
   }
   std::vector<platform::step_result> raise_priority(platform::priority_level level) override {
-    calls.push_back(std::string("raise_priority ") + platform::to_string(level));
+    calls.push_back(std::string("raise_priority ") + std::string(platform::to_string(level)));
     if (refuse_priority) return {{"nice -20", false, EACCES, "Permission denied"}};
     nice = -20;
     realtime = level == platform::priority_level::realtime;

@@ -194,7 +194,7 @@ TEST(Floor, WithAHistoryTheFirstRunOfABuildIsNotConfirmed) {
   ASSERT_TRUE(f.confirmed_by);  // the blocks alone would have confirmed it
   EXPECT_THAT(f.reason, HasSubstr("no earlier run of this build showed a floor on this machine"));
   EXPECT_THAT(f.recommendation, HasSubstr("run it again"));
-  EXPECT_EQ(floor_finding_id(floor_finding::first_of_build), "first_of_build");
+  EXPECT_EQ(id_of(floor_finding::first_of_build), "first_of_build");
   EXPECT_TRUE(only_another_run_can_confirm(f));
   // Without a history there is nothing to ask: the run's own checks decide.
   c.remembers_floors = false;
@@ -211,7 +211,7 @@ TEST(Floor, OnlyAFloorThatAgreesWithTheRememberedOneIsConfirmed) {
   EXPECT_THAT(low.findings, ElementsAre(floor_finding::below_remembered));
   EXPECT_THAT(low.reason, HasSubstr("5.00% below the 1052631.58 earlier runs of this build"));
   EXPECT_THAT(low.recommendation, HasSubstr("run it again"));
-  EXPECT_EQ(floor_finding_id(floor_finding::below_remembered), "below_remembered");
+  EXPECT_EQ(id_of(floor_finding::below_remembered), "below_remembered");
   EXPECT_TRUE(only_another_run_can_confirm(low));
   // Within the tolerance (500 ticks here), below or above: reproduced, confirmed.
   for (const double remembered : {1'000'499.0, 999'501.0, 1'000'000.0}) {
@@ -231,7 +231,7 @@ TEST(Floor, SeveralFindingsAreAllNamed) {
   const floor_check f = check_floor(b, c);
   EXPECT_THAT(f.findings, ElementsAre(floor_finding::no_agreement, floor_finding::above_baseline,
                                       floor_finding::above_remembered));
-  EXPECT_EQ(floor_finding_id(floor_finding::above_remembered), "above_remembered");
+  EXPECT_EQ(id_of(floor_finding::above_remembered), "above_remembered");
 }
 
 TEST(Floor, BatchedFiguresKeepTheirFraction) {

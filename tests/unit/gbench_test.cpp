@@ -200,7 +200,7 @@ std::vector<workload_result> two_benchmarks_against(const floor_memory& memory) 
 std::vector<std::string> findings_of(const workload_result& r) {
   std::vector<std::string> ids;
   for (const floor_finding f : r.prepared->floor->findings)
-    ids.emplace_back(floor_finding_id(f));
+    ids.emplace_back(id_of(f));
   return ids;
 }
 
@@ -317,7 +317,7 @@ class fake_child final : public platform::child_process {
     return {"pin to CPU " + platform::format_cpu_list(cpus), true, 0, {}};
   }
   std::vector<platform::step_result> raise_priority(platform::priority_level level) override {
-    log_.calls.push_back(std::string("raise_priority ") + platform::to_string(level));
+    log_.calls.push_back(std::string("raise_priority ") + std::string(platform::to_string(level)));
     nice_ = -20;
     return {{"nice -20", true, 0, {}}};
   }

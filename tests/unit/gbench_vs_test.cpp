@@ -91,7 +91,8 @@ class fake_child final : public platform::child_process {
     return {"pin to CPU " + platform::format_cpu_list(cpus), true, 0, {}};
   }
   std::vector<platform::step_result> raise_priority(platform::priority_level level) override {
-    record_.calls.push_back(std::string("raise_priority ") + platform::to_string(level));
+    record_.calls.push_back(std::string("raise_priority ") +
+                            std::string(platform::to_string(level)));
     nice_ = -20;
     return {{"nice -20 (setpriority)", false, 13, "Permission denied (EACCES)"}};
   }

@@ -393,7 +393,7 @@ TEST(AbHtml, EveryRoundOfASmallRunIsDrawnAndCounted) {
   EXPECT_DOUBLE_EQ(s.at("r").at(9).get<double>(), r.pairs[0].rounds[10].ratio());
   EXPECT_EQ(s.at("d").at(48), 1);  // round 50, hit by a switch
   EXPECT_EQ(s.at("d").at(47), 0);
-  EXPECT_EQ(s.at("stopped"), names_of(ab_stop::max_time).phrase);
+  EXPECT_EQ(s.at("stopped"), to_string(ab_stop::max_time));
   EXPECT_THAT(s.at("change").get<std::string>(), HasSubstr("+1.00% ["));
   // The histogram counts every round with a ratio; the disturbed ones (B 30% slower) lie beyond
   // the fences, in the top edge bar, and push no other round into one bin.

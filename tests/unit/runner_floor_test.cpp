@@ -208,8 +208,8 @@ TEST(RunnerFloor, TheFirstRunOfABuildStopsAtItsPlannedBlocks) {
   EXPECT_THAT(r.prepared->floor->findings, ElementsAre(floor_finding::first_of_build));
   EXPECT_EQ(r.prepared->stopped_by, stop_reason::needs_another_run);
   EXPECT_EQ(r.prepared->blocks.size(), 5u);
-  EXPECT_STREQ(to_string(stop_reason::needs_another_run),
-               "the blocks agree; only another run of this build can confirm the floor");
+  EXPECT_EQ(to_string(stop_reason::needs_another_run),
+            "the blocks agree; only another run of this build can confirm the floor");
   // The history is about prepared floors: the baseline is checked within the run.
   EXPECT_TRUE(r.baseline->floor->confirmed) << r.baseline->floor->reason;
   // A run of the same build whose floor agrees with the one remembered is confirmed.

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/enum_names.hpp"
 #include "harness/platform.hpp"
 #include "harness/preparation.hpp"
 
@@ -71,7 +72,14 @@ enum class ab_order {
   alternate,  // AB, BA, AB, ...: each side goes first in half the rounds
   random,     // drawn per round from the seed
 };
-std::string_view to_string(ab_order order) noexcept;
+// As --order takes it.
+inline constexpr enum_table<ab_order, ab_order::random> kAbOrderNames{{
+    {ab_order::alternate, "alternate"},
+    {ab_order::random, "random"},
+}};
+constexpr const auto& enum_names(ab_order) noexcept {
+  return kAbOrderNames;
+}
 
 // The schedule: whether round `index` (0-based) takes A first. Random orders come from a
 // splitmix64 stream of `seed`, so a seed repeats its schedule on every platform.
@@ -210,11 +218,16 @@ enum class ab_verdict {
   same,    // the whole interval within 1 +- threshold
   unsure,  // the interval reaches across +-threshold
 };
-struct ab_verdict_names {
-  const char* id;  // "faster": JSON, CSV, --line
-  const char* phrase;
-};
-const ab_verdict_names& names_of(ab_verdict verdict) noexcept;
+// Identifiers ("faster": JSON, CSV, --line), and the wording for people.
+inline constexpr enum_table<ab_verdict, ab_verdict::unsure> kAbVerdictNames{{
+    {ab_verdict::faster, "faster", "B is faster"},
+    {ab_verdict::slower, "slower", "B is slower"},
+    {ab_verdict::same, "same", "no difference beyond the threshold"},
+    {ab_verdict::unsure, "unsure", "not decided"},
+}};
+constexpr const auto& enum_names(ab_verdict) noexcept {
+  return kAbVerdictNames;
+}
 
 struct ab_decision {
   ab_verdict verdict = ab_verdict::unsure;
@@ -228,11 +241,17 @@ ab_decision decide(const ab_interval& interval, double threshold,
 // Why the rounds ended; `failed`: a side reported an error for its workload (gbench --vs: a
 // benchmark's SkipWithError), and the rounds before it are what there is.
 enum class ab_stop { target, max_time, max_rounds, interrupted, failed };
-struct ab_stop_names {
-  const char* id;
-  const char* phrase;
-};
-const ab_stop_names& names_of(ab_stop stop) noexcept;
+// Identifiers (JSON's "stopped_by"), and the wording for people.
+inline constexpr enum_table<ab_stop, ab_stop::failed> kAbStopNames{{
+    {ab_stop::target, "target", "the interval met the target"},
+    {ab_stop::max_time, "max_time", "--max-time passed"},
+    {ab_stop::max_rounds, "max_rounds", "the round limit was reached"},
+    {ab_stop::interrupted, "interrupted", "interrupted"},
+    {ab_stop::failed, "failed", "a side reported an error"},
+}};
+constexpr const auto& enum_names(ab_stop) noexcept {
+  return kAbStopNames;
+}
 
 // One pair of sides, measured: its rounds and what they give.
 struct ab_pair {

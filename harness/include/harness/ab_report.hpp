@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/ab.hpp"
+#include "harness/enum_names.hpp"
 #include "harness/format_template.hpp"
 #include "harness/preparation.hpp"
 #include "harness/report.hpp"
@@ -23,7 +24,15 @@ enum class ab_mode {
   builds,     // one workload of two binaries, each in worker processes
   gbench,     // each benchmark two Google Benchmark binaries list, in pairs of invocations
 };
-std::string_view to_string(ab_mode mode) noexcept;
+// As the JSON report names it ("mode").
+inline constexpr enum_table<ab_mode, ab_mode::gbench> kAbModeNames{{
+    {ab_mode::workloads, "workloads"},
+    {ab_mode::builds, "builds"},
+    {ab_mode::gbench, "gbench"},
+}};
+constexpr const auto& enum_names(ab_mode) noexcept {
+  return kAbModeNames;
+}
 
 // gbench: one benchmark both binaries list, compared on its own.
 struct ab_benchmark {

@@ -154,12 +154,6 @@ struct host_speed_change {
 std::optional<host_speed_change> compare_host_speed(const phase_result& baseline,
                                                     const phase_result& prepared);
 
-// The phase's name in machine-readable reports (JSON, CSV, --line): "first", "baseline",
-// "prepared". (to_string(phase_kind) is for people: "first call".)
-inline std::string_view phase_id(phase_kind kind) noexcept {
-  return names_of(kind).id;
-}
-
 // The phases of a workload in report order: first, baseline, prepared (those that ran).
 std::vector<const phase_result*> phases_of(const workload_result& result);
 

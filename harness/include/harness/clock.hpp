@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include "harness/enum_names.hpp"
 
 namespace harness {
 
@@ -22,7 +23,15 @@ enum class clock_kind {
   process_cpu,  // CPU time consumed by the whole process
 };
 
-std::string_view to_string(clock_kind kind) noexcept;
+// As the reports name it.
+inline constexpr enum_table<clock_kind, clock_kind::process_cpu> kClockKindNames{{
+    {clock_kind::wall, "wall"},
+    {clock_kind::thread_cpu, "thread_cpu"},
+    {clock_kind::process_cpu, "process_cpu"},
+}};
+constexpr const auto& enum_names(clock_kind) noexcept {
+  return kClockKindNames;
+}
 
 class clock_source {
  public:

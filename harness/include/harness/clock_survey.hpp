@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "harness/clock.hpp"
+#include "harness/enum_names.hpp"
 
 namespace harness {
 
@@ -248,7 +249,16 @@ clock_shape analyse_clock_shape(const difference_histogram& back_to_back,
                                 const difference_histogram& around_spins,
                                 std::uint64_t min_changes);
 
-std::string_view to_string(step_rule rule) noexcept;
+// As `harness clocks --json` names it.
+inline constexpr enum_table<step_rule, step_rule::seen> kStepRuleNames{{
+    {step_rule::none, "none"},
+    {step_rule::quantum, "quantum"},
+    {step_rule::often, "often"},
+    {step_rule::seen, "seen"},
+}};
+constexpr const auto& enum_names(step_rule) noexcept {
+  return kStepRuleNames;
+}
 
 // Back-to-back readings of a clock: what read_back_to_back saw.
 struct back_to_back_readings {

@@ -44,6 +44,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/enum_names.hpp"
 #include "harness/statistics.hpp"
 
 namespace harness::compare {
@@ -104,7 +105,18 @@ enum class outcome {
   not_shown,  // the floors overlap: no difference shown at this resolution
   undefined,  // a report with fewer samples than the verdicts need
 };
-std::string_view to_string(outcome o) noexcept;
+// Identifiers for scripts (JSON's "outcome"); the wording for people (its "verdict", the table's).
+inline constexpr enum_table<outcome, outcome::undefined> kOutcomeNames{{
+    {outcome::faster, "faster", "B faster"},
+    {outcome::slower, "slower", "B slower"},
+    {outcome::not_shown, "not_shown", "no difference shown"},
+    {outcome::undefined, "not_compared", "not compared"},
+}};
+constexpr const auto& enum_names(outcome) noexcept {
+  return kOutcomeNames;
+}
+using harness::id_of;
+using harness::to_string;
 
 // The floor of one side: from the lowest lower bound to the highest upper bound of its reports'
 // widened floor intervals, each clamped at zero.

@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "harness/enum_names.hpp"
 
 namespace harness::doctor {
 
@@ -30,7 +31,17 @@ enum class status {
   unknown,  // the fact could not be read (missing file, unparsable text); the fact says which
 };
 
-std::string_view to_string(status s) noexcept;
+// As the doctor's table and JSON name it.
+inline constexpr enum_table<status, status::unknown> kStatusNames{{
+    {status::ok, "ok"},
+    {status::warn, "warn"},
+    {status::unknown, "unknown"},
+}};
+constexpr const auto& enum_names(status) noexcept {
+  return kStatusNames;
+}
+using harness::id_of;
+using harness::to_string;
 
 struct check_result {
   std::string id;     // stable identifier for scripts, e.g. "governor"

@@ -31,6 +31,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "harness/enum_names.hpp"
 
 namespace harness {
 
@@ -87,8 +88,20 @@ enum class floor_finding {
   first_of_build,    // a history is kept, but no earlier run of this build showed a floor here
   below_remembered,  // below the floor earlier runs of this build showed here: not reproduced
 };
-// Identifier for machine-readable reports: "too_few_blocks", ...
-std::string_view floor_finding_id(floor_finding finding) noexcept;
+// Identifiers for machine-readable reports (id_of): "too_few_blocks", ...
+inline constexpr enum_table<floor_finding, floor_finding::below_remembered> kFloorFindingNames{{
+    {floor_finding::too_few_blocks, "too_few_blocks"},
+    {floor_finding::no_agreement, "no_agreement"},
+    {floor_finding::too_close, "too_close"},
+    {floor_finding::below_full_speed, "below_full_speed"},
+    {floor_finding::above_baseline, "above_baseline"},
+    {floor_finding::above_remembered, "above_remembered"},
+    {floor_finding::first_of_build, "first_of_build"},
+    {floor_finding::below_remembered, "below_remembered"},
+}};
+constexpr const auto& enum_names(floor_finding) noexcept {
+  return kFloorFindingNames;
+}
 
 struct floor_check {
   bool confirmed = false;

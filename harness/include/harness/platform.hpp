@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "harness/enum_names.hpp"
 
 namespace harness::platform {
 
@@ -35,7 +36,17 @@ enum class priority_level {
   realtime,  // Linux: SCHED_FIFO; Windows: REALTIME_PRIORITY_CLASS + THREAD_PRIORITY_TIME_CRITICAL
 };
 
-const char* to_string(priority_level level) noexcept;
+// As --priority takes it.
+inline constexpr enum_table<priority_level, priority_level::realtime> kPriorityLevelNames{{
+    {priority_level::normal, "normal"},
+    {priority_level::high, "high"},
+    {priority_level::realtime, "realtime"},
+}};
+constexpr const auto& enum_names(priority_level) noexcept {
+  return kPriorityLevelNames;
+}
+using harness::id_of;
+using harness::to_string;
 
 // Scheduling state of the process and calling thread as the backend read it, so it can be put
 // back exactly. The fields are the backend's own values (nice, policy, ...), kept opaque to

@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "harness/analysis.hpp"
+#include "harness/enum_names.hpp"
 #include "harness/run_report.hpp"
 
 namespace harness {
@@ -29,7 +30,17 @@ namespace harness {
 // ---- formats ---------------------------------------------------------------------------------
 
 enum class report_format { console, json, csv, markdown, html };
-std::string_view to_string(report_format format) noexcept;
+// Names as --format takes them.
+inline constexpr enum_table<report_format, report_format::html> kReportFormatNames{{
+    {report_format::console, "console"},
+    {report_format::json, "json"},
+    {report_format::csv, "csv"},
+    {report_format::markdown, "markdown"},
+    {report_format::html, "html"},
+}};
+constexpr const auto& enum_names(report_format) noexcept {
+  return kReportFormatNames;
+}
 
 // "console", "json", "csv", "markdown" or "html"; anything else throws usage_error naming it.
 report_format parse_report_format(std::string_view text);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/clock.hpp"
+#include "harness/enum_names.hpp"
 #include "harness/floor.hpp"
 #include "harness/preparation.hpp"
 #include "harness/workload_facts.hpp"
@@ -19,17 +20,19 @@
 namespace harness {
 
 enum class phase_kind { first, baseline, prepared };
-// A phase's names, from one table: for people ("first call"), for machine-readable reports
-// ("first": JSON, CSV, --line), and its instance index among a workload's rows in Google
-// Benchmark's JSON.
-struct phase_names {
-  const char* label;
-  const char* id;
-  int instance_index;
-};
-const phase_names& names_of(phase_kind kind) noexcept;
-inline const char* to_string(phase_kind kind) noexcept {
-  return names_of(kind).label;
+// A phase's identifier for machine-readable reports ("first": JSON, CSV, --line) and its wording
+// for people ("first call").
+inline constexpr enum_table<phase_kind, phase_kind::prepared> kPhaseKindNames{{
+    {phase_kind::first, "first", "first call"},
+    {phase_kind::baseline, "baseline"},
+    {phase_kind::prepared, "prepared"},
+}};
+constexpr const auto& enum_names(phase_kind) noexcept {
+  return kPhaseKindNames;
+}
+// Its instance index among a workload's rows in Google Benchmark's JSON: the enum's order.
+constexpr int instance_index(phase_kind kind) noexcept {
+  return static_cast<int>(kind);
 }
 
 // Why sampling of a phase ended.
@@ -45,26 +48,37 @@ enum class stop_reason {
   needs_another_run,
   interrupted,
 };
-// Why a phase's sampling ended, for people and as an identifier (JSON's `stopped_by`).
-struct stop_names {
-  const char* phrase;
-  const char* id;
-};
-const stop_names& names_of(stop_reason reason) noexcept;
-inline const char* to_string(stop_reason reason) noexcept {
-  return names_of(reason).phrase;
+// Why a phase's sampling ended, as an identifier (JSON's `stopped_by`) and for people.
+inline constexpr enum_table<stop_reason, stop_reason::interrupted> kStopReasonNames{{
+    {stop_reason::count, "count", "the requested sample count"},
+    {stop_reason::confirmed, "confirmed",
+     "the requested samples, then more blocks until the floor was confirmed"},
+    {stop_reason::target, "target",
+     "the target interval was met at two checks in a row and the floor confirmed"},
+    {stop_reason::max_time, "max_time", "--max-time elapsed before sampling could stop"},
+    {stop_reason::max_samples, "max_samples", "the sample limit was reached before the target"},
+    {stop_reason::needs_another_run, "needs_another_run",
+     "the blocks agree; only another run of this build can confirm the floor"},
+    {stop_reason::interrupted, "interrupted"},
+}};
+constexpr const auto& enum_names(stop_reason) noexcept {
+  return kStopReasonNames;
 }
 
 // The stage of a workload's experiment, in the order they run: where a workload can fail.
 enum class run_stage { setup, first_call, batch_calibration, baseline, warmup, prepared, teardown };
-// For people ("batch calibration") and as an identifier (JSON's, CSV's, --line's: "calibration").
-struct stage_names {
-  const char* label;
-  const char* id;
-};
-const stage_names& names_of(run_stage stage) noexcept;
-inline const char* to_string(run_stage stage) noexcept {
-  return names_of(stage).label;
+// As an identifier (JSON's, CSV's, --line's: "calibration") and for people ("batch calibration").
+inline constexpr enum_table<run_stage, run_stage::teardown> kRunStageNames{{
+    {run_stage::setup, "setup"},
+    {run_stage::first_call, "first", "first call"},
+    {run_stage::batch_calibration, "calibration", "batch calibration"},
+    {run_stage::baseline, "baseline"},
+    {run_stage::warmup, "warmup"},
+    {run_stage::prepared, "prepared"},
+    {run_stage::teardown, "teardown"},
+}};
+constexpr const auto& enum_names(run_stage) noexcept {
+  return kRunStageNames;
 }
 
 // How and where a workload failed: the stage, and within a phase or the warmup the sample (the

@@ -18,11 +18,18 @@
 #include <cstdint>
 
 #include "harness/clock.hpp"
+#include "harness/enum_names.hpp"
 
 namespace harness {
 
 enum class probe_kind { multiply_chain, tight_loop };
-const char* to_string(probe_kind kind) noexcept;
+inline constexpr enum_table<probe_kind, probe_kind::tight_loop> kProbeKindNames{{
+    {probe_kind::multiply_chain, "multiply_chain", "multiply chain"},
+    {probe_kind::tight_loop, "tight_loop", "tight loop"},
+}};
+constexpr const auto& enum_names(probe_kind) noexcept {
+  return kProbeKindNames;
+}
 
 // Runs `iterations` of the probe's loop between two reads of `clock`; returns the ticks.
 std::uint64_t run_probe(probe_kind kind, const clock_source& clock, std::uint32_t iterations);

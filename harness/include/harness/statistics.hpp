@@ -28,6 +28,8 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/enum_names.hpp"
+
 namespace harness::stats {
 
 // ---- tuning constants: each value and why -----------------------------------------------------
@@ -205,10 +207,18 @@ phase_statistics summarize(std::span<const double> values_in_sampling_order,
 // too_few: fewer samples than a verdict needs (kMinSamplesForVerdict): not a judgement of the
 // phase, and said as such.
 enum class stability { stable, noisy, unstable, too_few };
-// For people: "stable", "noisy", "unstable", "too few samples".
-std::string_view to_string(stability level) noexcept;
-// For machine-readable reports (JSON, --line): the same with "too_few_samples".
-std::string_view id_of(stability level) noexcept;
+// Identifiers for machine-readable reports (JSON, --line); "too few samples" for people.
+inline constexpr enum_table<stability, stability::too_few> kStabilityNames{{
+    {stability::stable, "stable"},
+    {stability::noisy, "noisy"},
+    {stability::unstable, "unstable"},
+    {stability::too_few, "too_few_samples", "too few samples"},
+}};
+constexpr const auto& enum_names(stability) noexcept {
+  return kStabilityNames;
+}
+using harness::id_of;
+using harness::to_string;
 
 // What the caller's disturbance detection found in the phase the statistics describe. A sample
 // may be counted under both reasons; n_clean counts the samples with neither.

@@ -45,16 +45,6 @@ std::string change(double ratio) {
 
 }  // namespace
 
-std::string_view to_string(ab_order order) noexcept {
-  switch (order) {
-    case ab_order::alternate:
-      return "alternate";
-    case ab_order::random:
-      return "random";
-  }
-  return "unknown";
-}
-
 bool a_goes_first(ab_order order, std::uint64_t seed, std::size_t index) noexcept {
   if (order == ab_order::alternate) return index % 2 == 0;
   return (splitmix64(seed ^ splitmix64(index)) >> 63) == 0;
@@ -138,17 +128,6 @@ bool ab_stop_rule::target_reached(ab_pair& pair) {
   return in_a_row_ >= tuning_.checks_in_a_row;
 }
 
-const ab_verdict_names& names_of(ab_verdict verdict) noexcept {
-  static constexpr ab_verdict_names kNames[] = {
-      {"faster", "B is faster"},
-      {"slower", "B is slower"},
-      {"same", "no difference beyond the threshold"},
-      {"unsure", "not decided"},
-  };
-  static_assert(std::size(kNames) == static_cast<std::size_t>(ab_verdict::unsure) + 1);
-  return kNames[static_cast<std::size_t>(verdict)];
-}
-
 ab_decision decide(const ab_interval& interval, double threshold,
                    std::optional<double> fail_if_slower) {
   ab_decision d;
@@ -179,16 +158,6 @@ ab_decision decide(const ab_interval& interval, double threshold,
         *fail_if_slower * 100);
   }
   return d;
-}
-
-const ab_stop_names& names_of(ab_stop stop) noexcept {
-  static constexpr ab_stop_names kNames[] = {
-      {"target", "the interval met the target"},     {"max_time", "--max-time passed"},
-      {"max_rounds", "the round limit was reached"}, {"interrupted", "interrupted"},
-      {"failed", "a side reported an error"},
-  };
-  static_assert(std::size(kNames) == static_cast<std::size_t>(ab_stop::failed) + 1);
-  return kNames[static_cast<std::size_t>(stop)];
 }
 
 }  // namespace harness

@@ -157,22 +157,6 @@ ready parse_ready(const std::vector<std::string_view>& w) {
 
 }  // namespace
 
-std::string_view to_string(error_kind kind) noexcept {
-  switch (kind) {
-    case error_kind::usage:
-      return "usage";
-    case error_kind::version:
-      return "version";
-    case error_kind::workload:
-      return "workload";
-    case error_kind::protocol:
-      return "protocol";
-    case error_kind::failure:
-      return "failure";
-  }
-  return "failure";
-}
-
 std::string format(const command& c) {
   return std::visit(command_formatter{}, c);
 }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "harness/ab.hpp"
+#include "harness/enum_names.hpp"
 
 namespace harness::worker_protocol {
 
@@ -93,7 +94,19 @@ enum class error_kind {
   protocol,  // the worker could not read the parent's line
   failure,   // anything else failed in the worker
 };
-std::string_view to_string(error_kind kind) noexcept;
+// The word on the worker's error line.
+inline constexpr enum_table<error_kind, error_kind::failure> kErrorKindNames{{
+    {error_kind::usage, "usage"},
+    {error_kind::version, "version"},
+    {error_kind::workload, "workload"},
+    {error_kind::protocol, "protocol"},
+    {error_kind::failure, "failure"},
+}};
+constexpr const auto& enum_names(error_kind) noexcept {
+  return kErrorKindNames;
+}
+using harness::id_of;
+using harness::to_string;
 
 struct error {
   error_kind kind = error_kind::failure;

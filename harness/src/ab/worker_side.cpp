@@ -103,10 +103,11 @@ Reply worker_side::receive(std::chrono::nanoseconds expected) {
     const std::string beyond =
         to_ms(expected).count() == 0
             ? std::string()
-            : fmt::format(" ({} beyond the {} it should take)", format_duration(settings_.timeout),
-                          format_duration(to_ms(expected)));
+            : fmt::format(" ({} beyond the {} it should take)",
+                          format_duration(settings_.timeout, micro_spelling::ascii),
+                          format_duration(to_ms(expected), micro_spelling::ascii));
     fail(fmt::format("did not answer '{}' within {}{}: taken for hung and killed", last_command_,
-                     format_duration(limit), beyond));
+                     format_duration(limit, micro_spelling::ascii), beyond));
   }
   if (status == platform::read_status::closed) {
     const std::optional<platform::child_exit> exit = await_exit();
@@ -222,7 +223,7 @@ void worker_side::quit() {
   if (!exit) {
     child_->kill();
     fail(fmt::format("did not exit within {} of saying bye: killed",
-                     format_duration(settings_.exit_time)));
+                     format_duration(settings_.exit_time, micro_spelling::ascii)));
   }
   if (!exit->ok()) fail(fmt::format("{} after saying bye", exit->describe()));
 }

@@ -41,28 +41,6 @@ bool block_at_full_speed(const block_view& b, const floor_context& c, const floo
 
 }  // namespace
 
-std::string_view floor_finding_id(floor_finding finding) noexcept {
-  switch (finding) {
-    case floor_finding::too_few_blocks:
-      return "too_few_blocks";
-    case floor_finding::no_agreement:
-      return "no_agreement";
-    case floor_finding::too_close:
-      return "too_close";
-    case floor_finding::below_full_speed:
-      return "below_full_speed";
-    case floor_finding::above_baseline:
-      return "above_baseline";
-    case floor_finding::above_remembered:
-      return "above_remembered";
-    case floor_finding::first_of_build:
-      return "first_of_build";
-    case floor_finding::below_remembered:
-      return "below_remembered";
-  }
-  return "unknown";
-}
-
 bool only_another_run_can_confirm(const floor_check& check) noexcept {
   return !check.findings.empty() &&
          std::all_of(check.findings.begin(), check.findings.end(), [](floor_finding f) {

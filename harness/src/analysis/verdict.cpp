@@ -35,24 +35,6 @@ std::string describe_disturbed(std::size_t n, const disturbance_counts& c) {
 
 }  // namespace
 
-std::string_view to_string(stability level) noexcept {
-  switch (level) {
-    case stability::stable:
-      return "stable";
-    case stability::noisy:
-      return "noisy";
-    case stability::unstable:
-      return "unstable";
-    case stability::too_few:
-      return "too few samples";
-  }
-  return "unknown";
-}
-
-std::string_view id_of(stability level) noexcept {
-  return level == stability::too_few ? std::string_view("too_few_samples") : to_string(level);
-}
-
 std::optional<estimate> floor_estimate(const phase_statistics& s, double granularity) {
   if (!s.min_ci || !s.min_gap) return std::nullopt;
   if (!(granularity > 0) || *s.min_gap > granularity) return s.min_ci;

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "base/check.hpp"
+#include "harness/duration.hpp"
 
 namespace harness {
 namespace {
@@ -58,27 +59,6 @@ std::string group_thousands(std::string_view digits) {
     out += digits[begin + i];
   }
   return out;
-}
-
-void append_duration(std::string& out, double seconds) {
-  struct time_unit {
-    double scale;
-    std::string_view name;
-  };
-  static constexpr time_unit kTimeUnits[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
-  const double magnitude = std::fabs(seconds);
-  const time_unit* chosen = &kTimeUnits[3];
-  for (const time_unit& u : kTimeUnits) {
-    if (magnitude >= u.scale) {
-      chosen = &u;
-      break;
-    }
-  }
-  const double scaled = seconds / chosen->scale;
-  const double scaled_magnitude = std::fabs(scaled);
-  // About three significant digits: what a person compares at a glance.
-  const int decimals = scaled_magnitude < 10 ? 2 : (scaled_magnitude < 100 ? 1 : 0);
-  fmt::format_to(std::back_inserter(out), "{:.{}f} {}", scaled, decimals, chosen->name);
 }
 
 // A rate with the prefix that puts it in [1, base) ("" k M G T P, or "" Ki Mi Gi Ti Pi), about
@@ -133,7 +113,9 @@ void append_human_real(std::string& out, double value, human_style style) {
       }
       return;
     case human_style::duration:
-      append_duration(out, value);
+      // About three significant digits: what a person compares at a glance.
+      out += format_seconds(
+          value, {duration_format::digits_kind::significant, 3, false, micro_spelling::unicode});
       return;
     case human_style::percent:
       fmt::format_to(std::back_inserter(out), "{:.2f}%", value * 100.0);

@@ -19,6 +19,7 @@
 #include "cli.hpp"
 #include "harness/clock.hpp"
 #include "harness/clock_survey.hpp"
+#include "harness/duration.hpp"
 #include "harness/errors.hpp"
 #include "report/html.hpp"
 #include "report/json_document.hpp"
@@ -29,10 +30,8 @@ namespace {
 
 // 3 significant digits in the largest unit that keeps the value at least 1.
 std::string human_seconds(double seconds) {
-  if (seconds >= 1.0) return fmt::format("{:.3g} s", seconds);
-  if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
-  if (seconds >= 1e-6) return fmt::format("{:.3g} us", seconds * 1e6);
-  return fmt::format("{:.3g} ns", seconds * 1e9);
+  return format_seconds(
+      seconds, {duration_format::digits_kind::significant, 3, true, micro_spelling::unicode});
 }
 
 std::string human_rate(double hz) {

@@ -12,6 +12,7 @@
 
 #include "ab_command.hpp"
 #include "cli.hpp"
+#include "cli/output_file.hpp"
 #include "gbench/gbench.hpp"
 #include "gbench/vs.hpp"
 #include "harness/ab_report.hpp"
@@ -21,7 +22,6 @@
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "harness/report_line.hpp"
-#include "cli/output_file.hpp"
 #include "platform/child_process.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"
@@ -122,11 +122,11 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   const report_plan plan = plan_report(f.run);
   // Keyed by the binary's bytes, the repetition length and the binary's own arguments: a rebuild
   // of the suite, or a run that times it otherwise, is a new build.
-  const std::shared_ptr<history_plan> history =
-      plan_gbench_history(history_request_of(f.run, plan), ctx.host.environment, s.binary,
-                          fmt::format("--min-time {}{}{}", format_duration(s.min_time),
-                                      s.args.empty() ? "" : " -- ", quoted_command(s.args)),
-                          ctx.err);
+  const std::shared_ptr<history_plan> history = plan_gbench_history(
+      history_request_of(f.run, plan), ctx.host.environment, s.binary,
+      fmt::format("--min-time {}{}{}", format_duration(s.min_time, micro_spelling::ascii),
+                  s.args.empty() ? "" : " -- ", quoted_command(s.args)),
+      ctx.err);
   check_report_file(plan);
   s.memory = memory_of(history);
   const auto progress = configure_logging(f.run.log_level, ctx);
@@ -166,15 +166,16 @@ int gbench_action(const gbench_flags& f, context& ctx) {
       fmt::format("repetitions per phase: {} in {} invocations of the binary (a block each, a new "
                   "process each), each repetition at least {} (--benchmark_min_time); priority: "
                   "{}; pin: {}",
-                  s.repetitions, per_block, format_duration(s.min_time),
+                  s.repetitions, per_block, format_duration(s.min_time, micro_spelling::ascii),
                   platform::to_string(s.priority),
                   s.cpu ? fmt::format("CPU {}", *s.cpu) : std::string("off")),
       s.warmup.count() == 0
           ? std::string("disabled")
           : fmt::format("--benchmark_min_warmup_time={} in each of the {} prepared invocations "
                         "({} per benchmark in all); Google Benchmark does not report what it ran",
-                        format_duration(s.warmup / static_cast<std::int64_t>(per_block)), per_block,
-                        format_duration(s.warmup))};
+                        format_duration(s.warmup / static_cast<std::int64_t>(per_block),
+                                        micro_spelling::ascii),
+                        per_block, format_duration(s.warmup, micro_spelling::ascii))};
   report.results = std::move(outcome.results);
   report.detail = f.run.detail;
   report.program = ctx.program;
@@ -334,7 +335,7 @@ int gbench_vs_action(const gbench_flags& f, context& ctx) {
       "each invocation {}{}; a round: one invocation of each binary, ABBA; per benchmark until "
       "the interval's half-width is under {:.3g}% or {} passes; pin: {}; priority: {}",
       s.args.empty() ? "" : quoted_command(s.args) + " ", flags, s.options.target * 100,
-      format_duration(s.options.max_time),
+      format_duration(s.options.max_time, micro_spelling::ascii),
       s.options.cpu ? fmt::format("CPU {}", *s.options.cpu) : std::string("off"),
       platform::to_string(s.options.priority));
   report.benchmarks = std::move(outcome.benchmarks);

@@ -25,18 +25,6 @@ std::string available_names(std::span<const clock_source* const> sources) {
 
 }  // namespace
 
-std::string_view to_string(clock_kind kind) noexcept {
-  switch (kind) {
-    case clock_kind::wall:
-      return "wall";
-    case clock_kind::thread_cpu:
-      return "thread_cpu";
-    case clock_kind::process_cpu:
-      return "process_cpu";
-  }
-  return "unknown";
-}
-
 clocks::clock_registry::clock_registry(const tsc_inputs& tsc) : features_(tsc.features) {
   owned_ = make_platform_clocks(tsc);
   for (auto& source : make_chrono_clocks())

@@ -217,20 +217,6 @@ clock_shape analyse_clock_shape(const difference_histogram& back_to_back,
   return shape;
 }
 
-std::string_view to_string(step_rule rule) noexcept {
-  switch (rule) {
-    case step_rule::none:
-      return "none";
-    case step_rule::quantum:
-      return "quantum";
-    case step_rule::often:
-      return "often";
-    case step_rule::seen:
-      return "seen";
-  }
-  return "unknown";
-}
-
 clock_shape_measurement measure_clock_shape(const clock_source& clock, const step_settings& step,
                                             const granularity_settings& granularity) {
   clock_shape_measurement result;

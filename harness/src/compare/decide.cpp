@@ -147,24 +147,6 @@ std::optional<double> fastest_reference(const std::vector<run_file>& runs,
   return best;
 }
 
-}  // namespace
-
-std::string_view to_string(outcome o) noexcept {
-  switch (o) {
-    case outcome::faster:
-      return "B faster";
-    case outcome::slower:
-      return "B slower";
-    case outcome::not_shown:
-      return "no difference shown";
-    case outcome::undefined:
-      return "not compared";
-  }
-  return "not compared";
-}
-
-namespace {
-
 // The amount every report of both sides declares per call for `name`, or nullopt when one
 // does not declare it or two differ (the figures would not compare).
 std::optional<double> common_amount(const std::vector<run_file>& a, const std::vector<run_file>& b,

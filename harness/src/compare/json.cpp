@@ -21,21 +21,6 @@ ordered optional_number(const std::optional<double>& v) {
   return v ? ordered(*v) : ordered(nullptr);
 }
 
-// A stable name for scripts; to_string() is the people's wording.
-const char* outcome_id(outcome o) {
-  switch (o) {
-    case outcome::faster:
-      return "faster";
-    case outcome::slower:
-      return "slower";
-    case outcome::not_shown:
-      return "not_shown";
-    case outcome::undefined:
-      return "not_compared";
-  }
-  return "not_compared";
-}
-
 ordered reports_json(const std::vector<run_file>& runs) {
   ordered list = ordered::array();
   for (const run_file& r : runs)
@@ -87,7 +72,7 @@ void write_json(std::ostream& out, const comparison& c, const std::vector<run_fi
            {"b_items_per_second", optional_number(w.rates.b_items_per_second)},
            {"a_bytes_per_second", optional_number(w.rates.a_bytes_per_second)},
            {"b_bytes_per_second", optional_number(w.rates.b_bytes_per_second)}}},
-         {"outcome", outcome_id(w.result)},
+         {"outcome", id_of(w.result)},
          {"verdict", std::string(to_string(w.result))},
          {"reason", w.reason}});
   }

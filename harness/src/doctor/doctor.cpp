@@ -15,18 +15,6 @@
 
 namespace harness::doctor {
 
-std::string_view to_string(status s) noexcept {
-  switch (s) {
-    case status::ok:
-      return "ok";
-    case status::warn:
-      return "warn";
-    case status::unknown:
-      return "unknown";
-  }
-  return "unknown";
-}
-
 namespace {
 
 std::optional<std::vector<int>> read_allowed(const detail::system_probe& probe) {

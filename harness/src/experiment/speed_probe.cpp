@@ -27,16 +27,6 @@ HARNESS_PROBE_ALIGN std::uint32_t tight_loop(std::uint32_t iterations) {
 
 }  // namespace
 
-const char* to_string(probe_kind kind) noexcept {
-  switch (kind) {
-    case probe_kind::multiply_chain:
-      return "multiply chain";
-    case probe_kind::tight_loop:
-      return "tight loop";
-  }
-  return "unknown";
-}
-
 std::uint64_t run_probe(probe_kind kind, const clock_source& clock, std::uint32_t iterations) {
   const std::uint64_t start = clock.now();
   volatile std::uint64_t sink =

@@ -187,19 +187,19 @@ outcome run(const settings& s, platform::process_launcher& launcher) {
           o.stop_signal = sig;
           break;
         }
-        const std::string stem = fmt::format("{}-{}", names_of(phase).id, b + 1);
+        const std::string stem = fmt::format("{}-{}", id_of(phase), b + 1);
         const std::filesystem::path json_file = s.work_dir / (stem + ".json");
         platform::child_spec spec{s.binary, invocation_args(s, sizes[b], prepared, json_file),
                                   s.work_dir / (stem + ".out"), s.work_dir / (stem + ".err")};
         if (s.progress) {
-          s.progress(fmt::format("{} invocation {} of {} ({} repetitions)", names_of(phase).label,
-                                 b + 1, sizes.size(), sizes[b]));
+          s.progress(fmt::format("{} invocation {} of {} ({} repetitions)", to_string(phase), b + 1,
+                                 sizes.size(), sizes[b]));
         }
         const double start_seconds = seconds_between(phase_start, steady::now());
         preparation_report p;
         const std::optional<platform::child_exit> exit =
             run_child(launcher, spec, prepared ? &how : nullptr, &p, s.poll_interval,
-                      fmt::format("{} invocation {} of {} ({} repetitions)", names_of(phase).label,
+                      fmt::format("{} invocation {} of {} ({} repetitions)", to_string(phase),
                                   b + 1, sizes.size(), sizes[b]),
                       o.stop_signal);
         if (prepared) {
@@ -220,7 +220,7 @@ outcome run(const settings& s, platform::process_launcher& launcher) {
         const output out =
             read_invocation(*exit, json_file, spec.err_file,
                             fmt::format("'{}' ({} invocation {} of {})", s.binary.string(),
-                                        names_of(phase).label, b + 1, sizes.size()));
+                                        to_string(phase), b + 1, sizes.size()));
         o.library_build_type = out.library_build_type;
         add_invocation(o.results, out, phase, start_seconds);
         phase_ran = true;

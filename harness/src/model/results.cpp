@@ -1,4 +1,4 @@
-// The experiment's result types: the names of their enums and phase_result's members.
+// The experiment's result types: phase_result's members and where a workload failed.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,41 +7,6 @@
 #include "harness/run_results.hpp"
 
 namespace harness {
-
-const phase_names& names_of(phase_kind kind) noexcept {
-  // In the enum's order.
-  static constexpr phase_names kNames[] = {
-      {"first call", "first", 0},
-      {"baseline", "baseline", 1},
-      {"prepared", "prepared", 2},
-  };
-  return kNames[static_cast<int>(kind)];
-}
-
-const stop_names& names_of(stop_reason reason) noexcept {
-  // In the enum's order.
-  static constexpr stop_names kNames[] = {
-      {"the requested sample count", "count"},
-      {"the requested samples, then more blocks until the floor was confirmed", "confirmed"},
-      {"the target interval was met at two checks in a row and the floor confirmed", "target"},
-      {"--max-time elapsed before sampling could stop", "max_time"},
-      {"the sample limit was reached before the target", "max_samples"},
-      {"the blocks agree; only another run of this build can confirm the floor",
-       "needs_another_run"},
-      {"interrupted", "interrupted"},
-  };
-  return kNames[static_cast<int>(reason)];
-}
-
-const stage_names& names_of(run_stage stage) noexcept {
-  // In the enum's order.
-  static constexpr stage_names kNames[] = {
-      {"setup", "setup"},       {"first call", "first"}, {"batch calibration", "calibration"},
-      {"baseline", "baseline"}, {"warmup", "warmup"},    {"prepared", "prepared"},
-      {"teardown", "teardown"},
-  };
-  return kNames[static_cast<int>(stage)];
-}
 
 std::string workload_failure::where() const {
   switch (stage) {

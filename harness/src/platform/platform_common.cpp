@@ -7,18 +7,6 @@
 
 namespace harness::platform {
 
-const char* to_string(priority_level level) noexcept {
-  switch (level) {
-    case priority_level::normal:
-      return "normal";
-    case priority_level::high:
-      return "high";
-    case priority_level::realtime:
-      return "realtime";
-  }
-  return "unknown";
-}
-
 std::string format_cpu_list(const cpu_list& cpus) {
   std::string out;
   for (std::size_t i = 0; i < cpus.size();) {

@@ -59,18 +59,6 @@ std::string side_name(const ab_side_facts& s, ab_mode mode) {
 
 using namespace ab_detail;
 
-std::string_view to_string(ab_mode mode) noexcept {
-  switch (mode) {
-    case ab_mode::workloads:
-      return "workloads";
-    case ab_mode::builds:
-      return "builds";
-    case ab_mode::gbench:
-      return "gbench";
-  }
-  return "unknown";
-}
-
 void conclude(ab_report& report) {
   report.answer.reset();
   report.pair_ratios.clear();
@@ -167,7 +155,7 @@ void render_ab_line(std::ostream& out, const format_template& line, const ab_pai
     values[ab_line_slot::change_lower] = answer->lower - 1;
     values[ab_line_slot::change_upper] = answer->upper - 1;
   }
-  if (decision) values[ab_line_slot::verdict] = names_of(decision->verdict).id;
+  if (decision) values[ab_line_slot::verdict] = id_of(decision->verdict);
   values[ab_line_slot::rounds] = rounds;
   values[ab_line_slot::disturbed] = disturbed;
   values[ab_line_slot::pairs] = pairs;

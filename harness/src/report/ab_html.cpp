@@ -65,13 +65,10 @@ std::string headline(const ab_page_json& ab, std::size_t with_ratio) {
   return fmt::format("Not answered: {} rounds gave a ratio, and an interval needs 6", with_ratio);
 }
 
-// The words of a stop's id, as the console gives them (ab_stop's last value is interrupted).
+// The words of a stop's id, as the console gives them.
 std::string stop_phrase(const std::string& id) {
-  for (int k = 0; k <= static_cast<int>(ab_stop::interrupted); ++k) {
-    const ab_stop_names& names = names_of(static_cast<ab_stop>(k));
-    if (id == names.id) return names.phrase;
-  }
-  return id;
+  const std::optional<ab_stop> stop = parse_id<ab_stop>(id);
+  return stop ? std::string(to_string(*stop)) : id;
 }
 
 // Counts per bin: index 0 holds the ratios below `low`, 1..bins those within, bins + 1 those

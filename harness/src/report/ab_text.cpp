@@ -29,7 +29,7 @@ void print_gbench_console(std::ostream& out, const ab_report& r) {
                  p.rounds.size());
     }
     if (b.decision) {
-      fmt::print(out, "  verdict: {}: {}\n", names_of(b.decision->verdict).id, b.decision->reason);
+      fmt::print(out, "  verdict: {}: {}\n", id_of(b.decision->verdict), b.decision->reason);
     }
     if (b.error) fmt::print(out, "  FAILED: {}\n", *b.error);
     if (e.floor_a && e.floor_b) {
@@ -40,7 +40,7 @@ void print_gbench_console(std::ostream& out, const ab_report& r) {
     }
     fmt::print(out, "  rounds: {} (ABBA order), {} repetition{} an invocation; stopped: {}",
                p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
-               names_of(p.stopped_by).phrase);
+               to_string(p.stopped_by));
     if (p.last_half_width) {
       fmt::print(out, " (half-width {:.3f}% at the last of {} checks, target {:.3f}%)",
                  *p.last_half_width * 100, p.checks, r.options.target * 100);
@@ -85,7 +85,7 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
                first.estimate.rounds ? first.estimate.rounds->count : 0);
   }
   if (r.decision) {
-    fmt::print(out, "  verdict: {}: {}\n", names_of(r.decision->verdict).id, r.decision->reason);
+    fmt::print(out, "  verdict: {}: {}\n", id_of(r.decision->verdict), r.decision->reason);
   }
   for (std::size_t i = 0; i < r.pairs.size(); ++i) {
     const ab_pair& p = r.pairs[i];
@@ -115,7 +115,7 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
       }
     }
     fmt::print(out, "\n");
-    fmt::print(out, "{}stopped: {}", prefix, names_of(p.stopped_by).phrase);
+    fmt::print(out, "{}stopped: {}", prefix, to_string(p.stopped_by));
     if (p.last_half_width) {
       fmt::print(out, " (half-width {:.3f}% at the last of {} checks, target {:.3f}%)",
                  *p.last_half_width * 100, p.checks, r.options.target * 100);
@@ -208,17 +208,17 @@ void write_ab_markdown(std::ostream& out, const ab_report& r) {
                answer ? fmt::format("{:.5f}", answer->ratio) : "n/a",
                answer ? percent(answer->ratio) : "n/a", answer ? bounds(*answer) : "n/a",
                b.error      ? "failed"
-               : b.decision ? names_of(b.decision->verdict).id
+               : b.decision ? id_of(b.decision->verdict)
                             : "n/a",
                b.pair.rounds.size(), "n/a");  // gbench --vs watches no disturbance
   }
   if (r.pairs.empty()) return;
   const ab_pair& first = r.pairs.front();
-  fmt::print(
-      out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(side_name(first.a, r.mode)),
-      cell(side_name(first.b, r.mode)), r.answer ? fmt::format("{:.5f}", r.answer->ratio) : "n/a",
-      r.answer ? percent(r.answer->ratio) : "n/a", r.answer ? bounds(*r.answer) : "n/a",
-      r.decision ? names_of(r.decision->verdict).id : "n/a", total_rounds(r), total_disturbed(r));
+  fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(side_name(first.a, r.mode)),
+             cell(side_name(first.b, r.mode)),
+             r.answer ? fmt::format("{:.5f}", r.answer->ratio) : "n/a",
+             r.answer ? percent(r.answer->ratio) : "n/a", r.answer ? bounds(*r.answer) : "n/a",
+             r.decision ? id_of(r.decision->verdict) : "n/a", total_rounds(r), total_disturbed(r));
 }
 
 }  // namespace harness

@@ -76,7 +76,8 @@ void print_preparation(std::ostream& out, const workload_result& r, const consol
     fmt::print(out, "    warmup: {}\n", source->warmup);
   } else {
     fmt::print(out, "    warmup: {} requested, {} run, {} calls\n",
-               format_duration(r.warmup.requested), format_duration(r.warmup.elapsed),
+               format_duration(r.warmup.requested, micro_spelling_for(style.unicode)),
+               format_duration(r.warmup.elapsed, micro_spelling_for(style.unicode)),
                r.warmup.calls);
   }
 }
@@ -347,13 +348,16 @@ void print_console_report(std::ostream& out, const report_model& model,
         out, "samples per phase: {}; warmup: {}; priority: {}; pin: {}{}\n",
         o.auto_samples
             ? fmt::format("auto in {} blocks or more (target {:.3g}% of min, at most {} each)",
-                          o.blocks, o.target * 100, format_duration(o.max_time))
-        : o.blocks == 1 ? fmt::format("{} in one block", o.samples)
-                        : fmt::format("{} in {} blocks (the prepared phase takes more, for up "
-                                      "to {} in all, until its floor is confirmed)",
-                                      o.samples, o.blocks, format_duration(o.max_time)),
-        format_duration(o.warmup), platform::to_string(o.priority),
-        o.cpu ? fmt::format("CPU {}", *o.cpu) : std::string("off"),
+                          o.blocks, o.target * 100,
+                          format_duration(o.max_time, micro_spelling_for(style.unicode)))
+        : o.blocks == 1
+            ? fmt::format("{} in one block", o.samples)
+            : fmt::format("{} in {} blocks (the prepared phase takes more, for up "
+                          "to {} in all, until its floor is confirmed)",
+                          o.samples, o.blocks,
+                          format_duration(o.max_time, micro_spelling_for(style.unicode))),
+        format_duration(o.warmup, micro_spelling_for(style.unicode)),
+        platform::to_string(o.priority), o.cpu ? fmt::format("CPU {}", *o.cpu) : std::string("off"),
         o.lock_memory ? "; memory locked" : "");
   }
   const floor_settings& fs = o.tuning.floor;

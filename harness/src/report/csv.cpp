@@ -49,8 +49,8 @@ void write_csv_report(std::ostream& out, const report_model& model) {
     for (const phase_result* p : phases_of(r)) {
       for (std::size_t i = 0; i < p->values.size(); ++i) {
         const double ns = p->values[i] * ns_per_tick;
-        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{},{},{},{},{},\n", name, phase_id(p->kind),
-                   i, p->values[i], ns, p->disturbed(i), p->raw(i), p->batch,
+        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{},{},{},{},{},\n", name, id_of(p->kind), i,
+                   p->values[i], ns, p->disturbed(i), p->raw(i), p->batch,
                    static_cast<bool>(p->host_slowdown[i]),
                    p->context_switch.empty() ? std::string()
                                              : std::string(p->context_switch[i] ? "1" : "0"),
@@ -66,9 +66,8 @@ void write_csv_report(std::ostream& out, const report_model& model) {
       const auto or_empty = [](std::size_t v, std::size_t less) {
         return v == 0 ? std::string() : fmt::format("{}", v - less);
       };
-      fmt::print(out, "{},{},{},,,,,{},,,{},,,,{}\n", name, names_of(f.stage).id,
-                 or_empty(f.sample, 1), f.calls_per_sample, or_empty(f.block, 0),
-                 csv_field(f.what()));
+      fmt::print(out, "{},{},{},,,,,{},,,{},,,,{}\n", name, id_of(f.stage), or_empty(f.sample, 1),
+                 f.calls_per_sample, or_empty(f.block, 0), csv_field(f.what()));
     }
   }
 }

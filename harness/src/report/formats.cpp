@@ -16,27 +16,8 @@ constexpr const char* kAcceptedExtensions = ".json, .csv, .md, .markdown, .txt, 
 
 }  // namespace
 
-std::string_view to_string(report_format format) noexcept {
-  switch (format) {
-    case report_format::console:
-      return "console";
-    case report_format::json:
-      return "json";
-    case report_format::csv:
-      return "csv";
-    case report_format::markdown:
-      return "markdown";
-    case report_format::html:
-      return "html";
-  }
-  return "?";
-}
-
 report_format parse_report_format(std::string_view text) {
-  for (const report_format f : {report_format::console, report_format::json, report_format::csv,
-                                report_format::markdown, report_format::html}) {
-    if (text == to_string(f)) return f;
-  }
+  if (const std::optional<report_format> f = parse_id<report_format>(text)) return *f;
   throw usage_error(
       fmt::format("--format: invalid value '{}': expected {}", text, kAcceptedFormats));
 }

@@ -106,20 +106,6 @@ std::string run_title(const std::string& host, const std::string& date) {
 
 namespace html {
 
-std::string_view to_string(page_kind kind) noexcept {
-  switch (kind) {
-    case page_kind::run:
-      return "run";
-    case page_kind::compare:
-      return "compare";
-    case page_kind::clocks:
-      return "clocks";
-    case page_kind::ab:
-      return "ab";
-  }
-  return "run";
-}
-
 thinned thin_for_drawing(std::span<const double> values, std::span<const char> disturbed) {
   HARNESS_CHECK(disturbed.size() == values.size());
   const std::size_t n = values.size();
@@ -223,7 +209,7 @@ void write_html_report(std::ostream& out, const report_model& model) {
     for (const phase_analysis& a : model.workloads[w].phases) {
       const phase_result& p = *a.phase;
       if (p.kind == phase_kind::first) continue;
-      phase_series& s = series[w].phases[std::string(phase_id(p.kind))];
+      phase_series& s = series[w].phases[std::string(id_of(p.kind))];
       s.ticks = p.values;
       s.disturbed.resize(p.values.size());
       for (std::size_t i = 0; i < p.values.size(); ++i)

@@ -18,11 +18,23 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "harness/enum_names.hpp"
 
 namespace harness::html {
 
 enum class page_kind { run, compare, clocks, ab };
-std::string_view to_string(page_kind kind) noexcept;
+// The page's body data-page, which page.js reads.
+inline constexpr enum_table<page_kind, page_kind::ab> kPageKindNames{{
+    {page_kind::run, "run"},
+    {page_kind::compare, "compare"},
+    {page_kind::clocks, "clocks"},
+    {page_kind::ab, "ab"},
+}};
+constexpr const auto& enum_names(page_kind) noexcept {
+  return kPageKindNames;
+}
+using harness::id_of;
+using harness::to_string;
 
 // The page: `title` (escaped) in <title> and the heading; `data` is what the script draws.
 std::string page(page_kind kind, std::string_view title, const nlohmann::ordered_json& data);

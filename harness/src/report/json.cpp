@@ -31,11 +31,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// A workload's rows share a family; each phase is an instance of it (phase_names), named after
+// A workload's rows share a family; each phase is an instance of it (instance_index), named after
 // it except the prepared phase, which carries the workload's own name so that compare.py pairs
 // it with another run's.
 std::string row_name(const workload_result& r, phase_kind kind) {
-  return kind == phase_kind::prepared ? r.name : r.name + "/" + names_of(kind).id;
+  return kind == phase_kind::prepared ? r.name : fmt::format("{}/{}", r.name, id_of(kind));
 }
 
 json optional_number(const std::optional<double>& v) {
@@ -64,7 +64,7 @@ json floor_json(const floor_check& f) {
     agreeing.push_back(b + 1);
   json findings = json::array();
   for (const floor_finding finding : f.findings)
-    findings.push_back(floor_finding_id(finding));
+    findings.push_back(id_of(finding));
   const floor_context& c = f.context;
   return {
       {"confirmed", f.confirmed},
@@ -104,11 +104,11 @@ json rate_json(const std::optional<at_min_median>& v) {
 
 json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_factor) {
   json j = {
-      {"phase", phase_id(p.kind)},
+      {"phase", id_of(p.kind)},
       {"samples", p.values.size()},
       {"batch", p.batch},
       {"overhead_ticks", p.overhead},
-      {"stopped_by", names_of(p.stopped_by).id},
+      {"stopped_by", id_of(p.stopped_by)},
       {"disturbed", p.disturbed_count()},
       {"host_slowdown", p.host_slowdown_count()},
       {"context_switch", p.context_switch.empty() ? json(nullptr) : json(p.context_switch_count())},
@@ -191,14 +191,10 @@ json failure_json(const workload_result& r) {
   if (!r.failed()) return nullptr;
   const workload_failure& f = *r.failure;
   const auto or_null = [](std::size_t v) { return v == 0 ? json(nullptr) : json(v); };
-  return {{"stage", names_of(f.stage).id},
-          {"sample", or_null(f.sample)},
-          {"block", or_null(f.block)},
-          {"calls_per_sample", f.calls_per_sample},
-          {"threw", f.threw},
-          {"making_input", f.making_input},
-          {"message", f.message},
-          {"where", f.where()}};
+  return {{"stage", id_of(f.stage)},   {"sample", or_null(f.sample)},
+          {"block", or_null(f.block)}, {"calls_per_sample", f.calls_per_sample},
+          {"threw", f.threw},          {"making_input", f.making_input},
+          {"message", f.message},      {"where", f.where()}};
 }
 
 json workload_json(const workload_analysis& w, double slowdown_factor) {
@@ -260,7 +256,7 @@ void add_rows(Emit&& emit, const workload_result& r, std::size_t family, const p
   auto common = [&](const std::string& row, const char* run_type) {
     return json{{"name", row},
                 {"family_index", family},
-                {"per_family_instance_index", names_of(p.kind).instance_index},
+                {"per_family_instance_index", instance_index(p.kind)},
                 {"run_name", name},
                 {"run_type", run_type},
                 {"repetitions", n}};
@@ -276,7 +272,7 @@ void add_rows(Emit&& emit, const workload_result& r, std::size_t family, const p
     row["cpu_time"] = ns;
     row["time_unit"] = "ns";
     add_rates(row, r, ns);
-    row["phase"] = phase_id(p.kind);
+    row["phase"] = id_of(p.kind);
     row["ticks"] = p.values[i];
     row["raw_ticks"] = p.raw(i);
     row["disturbed"] = p.disturbed(i);
@@ -318,7 +314,7 @@ void add_rows(Emit&& emit, const workload_result& r, std::size_t family, const p
     // the mean time is not: only min, median and max carry one, the rate at that time.
     if (is_time && std::string_view(aggregate) != "mean" && std::string_view(aggregate) != "stddev")
       add_rates(row, r, figure);
-    row["phase"] = phase_id(p.kind);
+    row["phase"] = id_of(p.kind);
     if (is_time) row["ticks"] = *value;
     emit(std::move(row));
   }

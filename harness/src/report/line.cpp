@@ -35,7 +35,7 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
           t.seconds_per_run,
           clock.name(),
           std::string_view(r.name),
-          phase_id(p->kind),
+          id_of(p->kind),
           in_seconds(a.all.min),
           in_seconds(a.all.max),
           in_seconds(a.all.spread),
@@ -58,7 +58,7 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
       std::array<template_value, line_slot::count> values{};
       values[profile_slot::clock] = clock.name();
       values[line_slot::workload] = std::string_view(r.name);
-      values[line_slot::phase] = names_of(r.failure->stage).id;
+      values[line_slot::phase] = id_of(r.failure->stage);
       values[line_slot::verdict] = "failed";
       out << line.render(values) << '\n';
     }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "harness/duration.hpp"
 #include "harness/format_template.hpp"
 
 namespace harness::report_detail {
@@ -37,13 +38,9 @@ std::string percent_text(const std::optional<double>& p) {
 }
 
 std::string time_text(double seconds, bool unicode) {
-  const double magnitude = std::fabs(seconds);
-  if (magnitude >= 1) return fmt::format("{:.3f} s", seconds);
-  if (magnitude >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
-  if (magnitude >= 1e-6) return fmt::format("{:.3f} {}", seconds * 1e6, unicode ? "µs" : "us");
-  // Below a nanosecond (a time per iteration), four decimals rather than three.
-  if (magnitude >= 1e-9 || magnitude == 0) return fmt::format("{:.3f} ns", seconds * 1e9);
-  return fmt::format("{:.4f} ns", seconds * 1e9);
+  // Three decimals; below a nanosecond (a time per iteration), four.
+  return format_seconds(
+      seconds, {duration_format::digits_kind::decimals, 3, false, micro_spelling_for(unicode)});
 }
 
 std::string preparation_sentence(const workload_analysis& w, double slowdown_factor) {
@@ -158,7 +155,7 @@ summary_table summary_of(const report_model& model, bool unicode) {
       const phase_rates& rates = a.rates;
       out.table.rows.push_back({
           w.result->name,
-          to_string(p.kind),
+          std::string(to_string(p.kind)),
           fmt::format("{}", s.n),
           opt_ticks(s.min, p.batch),
           opt_ticks(s.median, p.batch),

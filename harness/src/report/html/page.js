@@ -84,6 +84,61 @@
     if (!isNum(v)) return '-';
     return Number(v.toPrecision(digits || 4)).toLocaleString('en-US', { maximumFractionDigits: 12 });
   }
+  // ---- durationText: harness::format_seconds (harness/src/duration.cpp), step for step --------
+  // tests/e2e/duration_format_check.py runs this block in Chromium over tests/data/duration_cases.json,
+  // the values the C++ unit test prints too. format: { kind: 'decimals' | 'significant', digits,
+  // trim_zeros, micro: 'unicode' | 'ascii' }.
+  // `value` with `decimals` decimals as fmt prints it: rounded from the double's exact value (which
+  // toFixed(100) spells out for any duration), to the nearest, ties to even (toFixed rounds them up).
+  function fixedDecimals(value, decimals) {
+    var negative = value < 0 || Object.is(value, -0);
+    var exact = Math.abs(value).toFixed(100);
+    var point = exact.indexOf('.');
+    var digits = (exact.slice(0, point) + exact.slice(point + 1, point + 1 + decimals)).split('');
+    var rest = exact.slice(point + 1 + decimals);
+    var up = rest[0] > '5' || (rest[0] === '5' && (/[1-9]/.test(rest.slice(1)) ||
+      (digits[digits.length - 1] % 2 === 1)));
+    for (var i = digits.length - 1; up && i >= 0; i--) {
+      if (digits[i] === '9') {
+        digits[i] = '0';
+      } else {
+        digits[i] = String(Number(digits[i]) + 1);
+        up = false;
+      }
+    }
+    if (up) digits.unshift('1');
+    var whole = digits.slice(0, digits.length - decimals).join('').replace(/^0+(?=\d)/, '');
+    var text = decimals > 0 ? whole + '.' + digits.slice(digits.length - decimals).join('') : whole;
+    return (negative ? '-' : '') + text;
+  }
+  function durationDecimals(value, format, inNs) {
+    if (format.kind === 'decimals') return inNs && Math.abs(value) < 1 && value !== 0 ? format.digits + 1 : format.digits;
+    var integerDigits = 1;
+    for (var m = Math.abs(value); m >= 10 && integerDigits < 400; m /= 10) integerDigits++;
+    return Math.max(0, format.digits - integerDigits);
+  }
+  function roundedText(value, format, inNs) {
+    var decimals = durationDecimals(value, format, inNs);
+    var text = fixedDecimals(value, decimals);
+    var again = durationDecimals(Number(text), format, inNs);
+    if (again !== decimals && format.kind === 'significant') text = fixedDecimals(value, again);
+    return text;
+  }
+  function durationText(seconds, format) {
+    if (!isFinite(seconds)) return 'n/a';
+    var units = [[1, 's'], [1e3, 'ms'], [1e6, format.micro === 'ascii' ? 'us' : 'µs'], [1e9, 'ns']];
+    var u = 0;
+    while (u + 1 < units.length && Math.abs(seconds * units[u][0]) < 1) u++;
+    var text = roundedText(seconds * units[u][0], format, u + 1 === units.length);
+    if (u > 0 && Math.abs(Number(text)) >= 1000) {
+      u--;
+      text = roundedText(seconds * units[u][0], format, false);
+    }
+    if (format.trim_zeros && text.indexOf('.') >= 0) text = text.replace(/0+$/, '').replace(/\.$/, '');
+    return text + ' ' + units[u][1];
+  }
+  // ---- end of durationText -------------------------------------------------------------------
+
   // The unit that puts `ns` (the smallest time shown) at 1 or more: ns, µs, ms or s.
   function unitFor(ns) {
     var a = Math.abs(ns);
@@ -92,10 +147,10 @@
     if (a >= 1e3) return { name: 'µs', per: 1e3 };
     return { name: 'ns', per: 1 };
   }
+  // Four significant digits, trailing zeros dropped: '1.234 ms', '2.5 µs'.
   function timeText(ns) {
     if (!isNum(ns)) return '-';
-    var u = unitFor(ns);
-    return sig(ns / u.per, 4) + ' ' + u.name;
+    return durationText(ns / 1e9, { kind: 'significant', digits: 4, trim_zeros: true, micro: 'unicode' });
   }
   // A rate per second with an SI prefix (items) or a binary one (bytes), as the console writes it:
   // '12.35 M items/s', '87.08 GiB/s'.
