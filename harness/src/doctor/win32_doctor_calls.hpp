@@ -17,6 +17,9 @@
 
 namespace harness::doctor::detail {
 
+// Affinity masks and per-CPU times cover one processor group.
+inline constexpr int kGroupCpus = 64;
+
 // One CPU's times since boot as NtQuerySystemInformation(SystemProcessorPerformanceInformation)
 // gives them, in 100 ns units. Kernel time includes idle time.
 struct processor_time {
