@@ -24,10 +24,7 @@ namespace {
 using report_detail::opt_ticks;
 using report_detail::percent_text;
 using report_detail::ticks_text;
-
-double to_ms(double ticks, const clock_source& clock) {
-  return ticks / clock.ticks_per_second() * 1e3;
-}
+using report_detail::to_ms;
 
 std::string colored(std::string_view text, const char* ansi, const console_style& style) {
   if (!style.color) return std::string(text);
@@ -279,33 +276,6 @@ void print_summary(std::ostream& out, const report_model& model, const console_s
 
 }  // namespace
 
-void print_samples(std::ostream& out, const phase_analysis& analysis, const clock_source& clock) {
-  const phase_result& phase = *analysis.phase;
-  if (phase.values.empty()) return;
-  const auto lo = static_cast<std::ptrdiff_t>(analysis.lowest_index.value());
-  const auto hi = static_cast<std::ptrdiff_t>(analysis.highest_index.value());
-  const int width = static_cast<int>(fmt::formatted_size("{}", phase.values.size()));
-  for (std::size_t i = 0; i < phase.values.size(); ++i) {
-    if (phase.blocks.size() > 1) {
-      const std::size_t b = phase.block_of(i);
-      if (b < phase.blocks.size() && phase.blocks[b].first == i) {
-        fmt::print(out, "    block {}, from {:.3f} s:\n", b + 1, phase.blocks[b].start_seconds);
-      }
-    }
-    const auto idx = static_cast<std::ptrdiff_t>(i);
-    const char* mark = lo == hi    ? ""
-                       : idx == hi ? "  <-- highest"
-                       : idx == lo ? "  <-- lowest"
-                                   : "";
-    std::string flags;
-    if (phase.host_slowdown[i]) flags += "  [host slow-down]";
-    if (!phase.context_switch.empty() && phase.context_switch[i]) flags += "  [context switch]";
-    fmt::print(out, "    {:>{}}. ticks: {:>14}  ms: {:>12.6f}  (raw {}){}{}\n", i + 1, width,
-               ticks_text(phase.values[i], phase.batch), to_ms(phase.values[i], clock),
-               phase.raw(i), mark, flags);
-  }
-}
-
 void print_console_report(std::ostream& out, const report_model& model,
                           const console_style& style) {
   const run_report& report = *model.run;
@@ -446,14 +416,4 @@ void print_console_report(std::ostream& out, const report_model& model,
   print_summary(out, model, style);
 }
 
-namespace report_detail {
-
-std::string build_problem(const workload_build& b) {
-  std::vector<std::string> problems;
-  if (b.optimized && !*b.optimized) problems.push_back("without optimisation (no __OPTIMIZE__)");
-  if (b.assertions && *b.assertions) problems.push_back("with assertions on (no NDEBUG)");
-  return fmt::format("{}", fmt::join(problems, " and "));
-}
-
-}  // namespace report_detail
 }  // namespace harness

@@ -2,8 +2,11 @@
 #include "report/summary.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "harness/duration.hpp"
 #include "harness/format_template.hpp"
@@ -201,6 +204,17 @@ summary_table summary_of(const report_model& model, bool unicode) {
     }
   }
   return out;
+}
+
+std::string build_problem(const workload_build& b) {
+  std::vector<std::string> problems;
+  if (b.optimized && !*b.optimized) problems.push_back("without optimisation (no __OPTIMIZE__)");
+  if (b.assertions && *b.assertions) problems.push_back("with assertions on (no NDEBUG)");
+  return fmt::format("{}", fmt::join(problems, " and "));
+}
+
+double to_ms(double ticks, const clock_source& clock) {
+  return ticks / clock.ticks_per_second() * 1e3;
 }
 
 }  // namespace harness::report_detail

@@ -72,6 +72,8 @@ void print_short_console_report(std::ostream& out, const report_model& model,
 // What is wrong with the build of a workload's file ("without optimisation (no __OPTIMIZE__)
 // and ..."), "" when nothing known is: both console reports' "YOUR BUILD" line.
 std::string build_problem(const workload_build& b);
+// Ticks of `clock` in milliseconds.
+double to_ms(double ticks, const clock_source& clock);
 
 // Ticks per call: whole ticks for single calls, two decimals when batched (a fraction of a tick
 // per call is measured: the sample's ticks divided by the batch).
