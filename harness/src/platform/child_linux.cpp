@@ -213,21 +213,8 @@ class linux_child final : public child_process {
     using steady = std::chrono::steady_clock;
     const steady::time_point deadline = steady::now() + limit;
     for (;;) {
-      if (const std::size_t end = pending_.find('\n'); end != std::string::npos) {
-        line.assign(pending_, 0, end);
-        pending_.erase(0, end + 1);
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        return read_status::line;
-      }
-      if (pending_.size() >= kMaxLine) {
-        line.assign(pending_, 0, kMaxLine);
-        pending_.erase(0, kMaxLine);
-        return read_status::line;
-      }
-      if (closed_) {
-        line = std::exchange(pending_, {});
-        return read_status::closed;
-      }
+      if (const std::optional<read_status> taken = take_line(pending_, closed_, line))
+        return *taken;
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - steady::now());
       if (left.count() <= 0) return read_status::timed_out;

@@ -108,6 +108,11 @@ std::unique_ptr<process_launcher> make_native_launcher();
 // under a message, without a Windows program's '\r'; empty when the file is empty or unreadable.
 std::string tail_of(const std::filesystem::path& file, std::size_t lines);
 
+// What read_line() returns from the bytes a child has sent so far (`pending`, from which it is
+// taken): the first whole line (without its "\n" or "\r\n"), the first kMaxLine bytes of a longer
+// one, or once the child closed its end (`closed`) the rest; nullopt: more must be read first.
+std::optional<read_status> take_line(std::string& pending, bool closed, std::string& line);
+
 // Why `program` cannot be run as a child, or "" when it can: it does not exist, is a folder, or
 // this user may not execute it. Checked before anything runs.
 std::string cannot_execute(const std::filesystem::path& program);

@@ -267,21 +267,8 @@ class windows_child final : public child_process {
     HARNESS_CHECK(from_child_.get() != nullptr, "read_line() from a child launched without talk");
     const ULONGLONG deadline = GetTickCount64() + static_cast<ULONGLONG>(limit.count());
     for (;;) {
-      if (const std::size_t end = pending_.find('\n'); end != std::string::npos) {
-        line.assign(pending_, 0, end);
-        pending_.erase(0, end + 1);
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        return read_status::line;
-      }
-      if (pending_.size() >= kMaxLine) {
-        line.assign(pending_, 0, kMaxLine);
-        pending_.erase(0, kMaxLine);
-        return read_status::line;
-      }
-      if (closed_) {
-        line = std::exchange(pending_, {});
-        return read_status::closed;
-      }
+      if (const std::optional<read_status> taken = take_line(pending_, closed_, line))
+        return *taken;
       if (!reading_) {
         ResetEvent(event_.get());
         const call_result read = checked(
