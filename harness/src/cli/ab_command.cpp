@@ -14,13 +14,13 @@
 #include "ab/local_side.hpp"
 #include "ab_command.hpp"
 #include "cli.hpp"
+#include "cli/output_file.hpp"
 #include "harness/ab.hpp"
 #include "harness/ab_report.hpp"
 #include "harness/doctor.hpp"
 #include "harness/duration.hpp"
 #include "harness/errors.hpp"
 #include "harness/log.hpp"
-#include "cli/output_file.hpp"
 #include "report/progress.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"
@@ -107,40 +107,9 @@ ab_options ab_options_from(const ab_flags& flags) {
 }
 
 ab_output_plan plan_ab_output(const ab_flags& flags) {
-  ab_output_plan plan;
-  std::optional<report_format> chosen;
-  if (!flags.format.empty()) chosen = parse_report_format(flags.format);
-  if (flags.line_option->count() > 0) {
-    if (flags.line.empty()) {
-      throw usage_error("--line: the template is empty; give e.g. '{b} vs {a}: {change}'");
-    }
-    if (chosen && flags.output.empty()) {
-      throw usage_error(fmt::format(
-          "--line and --format {} both say what stdout gets: give one of them, or add -o FILE "
-          "for the --format report",
-          flags.format));
-    }
-    try {
-      plan.line = parse_ab_line_template(flags.line);
-    } catch (const usage_error& e) {
-      throw usage_error(fmt::format("--line: {}", e.what()));
-    }
-  } else {
-    plan.stdout_format = flags.output.empty() && chosen ? *chosen : report_format::console;
-  }
-  if (!flags.output.empty()) {
-    plan.file = std::filesystem::path(flags.output);
-    const auto as_usage_error = [](const auto& check) {
-      try {
-        check();
-      } catch (const output_error& e) {
-        throw usage_error(fmt::format("--output: {}", e.what()));
-      }
-    };
-    as_usage_error([&] { check_output_path(*plan.file); });
-    plan.file_format = format_for_file(*plan.file, chosen);
-    as_usage_error([&] { check_writable(*plan.file); });
-  }
+  ab_output_plan plan = plan_outputs(flags.format, flags.line_option->count() > 0, flags.line,
+                                     flags.output, parse_ab_line_template, "{b} vs {a}: {change}");
+  check_report_file(plan);  // before any side is started
   return plan;
 }
 

@@ -16,6 +16,7 @@
 #include "harness/ab_report.hpp"
 #include "harness/format_template.hpp"
 #include "harness/report.hpp"
+#include "run_command.hpp"
 
 namespace CLI {
 class Option;
@@ -71,12 +72,7 @@ struct ab_flags {
 };
 
 // Where the report goes, decided before the first round.
-struct ab_output_plan {
-  std::optional<report_format> stdout_format;  // nullopt with --line
-  std::optional<format_template> line;
-  std::optional<std::filesystem::path> file;
-  report_format file_format = report_format::json;
-};
+using ab_output_plan = report_plan;
 
 // Every flag checked into options (what both ways share); throws usage_error.
 ab_options ab_options_from(const ab_flags& flags);

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "cli/output_file.hpp"
 #include "harness/clock.hpp"
 #include "harness/doctor.hpp"
 #include "harness/errors.hpp"
@@ -25,7 +26,6 @@
 #include "harness/report_line.hpp"
 #include "harness/runner.hpp"
 #include "harness/workload.hpp"
-#include "cli/output_file.hpp"
 #include "report/progress.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"
@@ -60,30 +60,33 @@ std::shared_ptr<progress_sink> configure_logging(const std::string& level, const
   return progress;
 }
 
-report_plan plan_report(const run_flags& flags) {
+report_plan plan_outputs(const std::string& format, bool line_given, const std::string& line,
+                         const std::string& output,
+                         format_template (*parse_line)(std::string_view text),
+                         std::string_view example) {
   report_plan plan;
   std::optional<report_format> chosen;
-  if (!flags.format.empty()) chosen = parse_report_format(flags.format);
-  if (flags.line_option->count() > 0) {
-    if (flags.line.empty())
-      throw usage_error("--line: the template is empty; give e.g. '{workload} {phase}: {min}'");
-    if (chosen && flags.output.empty()) {
+  if (!format.empty()) chosen = parse_report_format(format);
+  if (line_given) {
+    if (line.empty())
+      throw usage_error(fmt::format("--line: the template is empty; give e.g. '{}'", example));
+    if (chosen && output.empty()) {
       throw usage_error(fmt::format(
           "--line and --format {} both say what stdout gets: give one of them, or add -o FILE "
           "for the --format report",
-          flags.format));
+          format));
     }
     try {
-      plan.line = parse_line_template(flags.line);
+      plan.line = parse_line(line);
     } catch (const usage_error& e) {
       throw usage_error(fmt::format("--line: {}", e.what()));
     }
   } else {
     // With a file, stdout keeps the console report and --format applies to the file.
-    plan.stdout_format = flags.output.empty() && chosen ? *chosen : report_format::console;
+    plan.stdout_format = output.empty() && chosen ? *chosen : report_format::console;
   }
-  if (!flags.output.empty()) {
-    plan.file = std::filesystem::path(flags.output);
+  if (!output.empty()) {
+    plan.file = std::filesystem::path(output);
     // A file that cannot be written is found before the run, not after it: a user's mistake in
     // the path they typed (a folder, a missing folder, no permission), exit 2. What is at the path
     // is looked at before its format is taken (a folder has no extension to tell one from); the
@@ -97,6 +100,11 @@ report_plan plan_report(const run_flags& flags) {
     plan.file_format = format_for_file(*plan.file, chosen);
   }
   return plan;
+}
+
+report_plan plan_report(const run_flags& flags) {
+  return plan_outputs(flags.format, flags.line_option->count() > 0, flags.line, flags.output,
+                      parse_line_template, "{workload} {phase}: {min}");
 }
 
 void check_report_file(const report_plan& plan) {

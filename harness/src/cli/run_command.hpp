@@ -50,7 +50,14 @@ struct report_plan {
   std::optional<std::filesystem::path> file;
   report_format file_format = report_format::json;
 };
-// Checks --format, --line and -o (what is at its path); throws usage_error. Nothing is made.
+// Checks --format, --line and -o (what is at its path) as `run` and `ab` take them: `parse_line`
+// reads the --line template, `example` is one to suggest for an empty one. Throws usage_error.
+// Nothing is made.
+report_plan plan_outputs(const std::string& format, bool line_given, const std::string& line,
+                         const std::string& output,
+                         format_template (*parse_line)(std::string_view text),
+                         std::string_view example);
+// plan_outputs with run's flags and --line template.
 report_plan plan_report(const run_flags& flags);
 // Checks that the plan's file can be written: its folder takes a new file (one is made and
 // removed), a device may be written. Last of the checks, so that a usage error found by another
