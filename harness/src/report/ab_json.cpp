@@ -22,7 +22,7 @@ ab_json interval_json(const std::optional<ab_interval>& i) {
           {"level", i->level}, {"count", i->count}, {"method", i->method}};
 }
 
-ab_json optional_number(const std::optional<double>& v) {
+ab_json number_or_null(const std::optional<double>& v) {
   return v ? ab_json(*v) : ab_json(nullptr);
 }
 
@@ -59,14 +59,14 @@ ab_json pair_json(const ab_pair& p) {
           {"seconds", p.seconds},
           {"stopped_by", id_of(p.stopped_by)},
           {"checks", p.checks},
-          {"last_half_width", optional_number(p.last_half_width)},
+          {"last_half_width", number_or_null(p.last_half_width)},
           {"estimate",
            {{"rounds", interval_json(p.estimate.rounds)},
             {"undisturbed", interval_json(p.estimate.undisturbed)},
             {"disturbed_rounds", p.estimate.disturbed},
-            {"floor_a_ticks", optional_number(p.estimate.floor_a)},
-            {"floor_b_ticks", optional_number(p.estimate.floor_b)},
-            {"floor_ratio", optional_number(p.estimate.floor_ratio())}}},
+            {"floor_a_ticks", number_or_null(p.estimate.floor_a)},
+            {"floor_b_ticks", number_or_null(p.estimate.floor_b)},
+            {"floor_ratio", number_or_null(p.estimate.floor_ratio())}}},
           {"rounds", rounds}};
 }
 
@@ -139,7 +139,7 @@ ab_json ab_detail::document(const ab_report& r) {
         {"max_time_ns", o.max_time.count()},
         {"target", o.target},
         {"threshold", o.threshold},
-        {"fail_if_slower", optional_number(o.fail_if_slower)},
+        {"fail_if_slower", number_or_null(o.fail_if_slower)},
         {"order", to_string(o.order)},
         {"seed", o.seed},
         {"cpu", o.cpu ? ab_json(*o.cpu) : ab_json(nullptr)},
