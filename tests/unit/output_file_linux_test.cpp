@@ -26,8 +26,8 @@
 #include <string>
 #include <thread>
 
-#include "harness/platform.hpp"
 #include "cli/output_file.hpp"
+#include "harness/platform.hpp"
 #include "platform/files.hpp"
 #include "scratch.hpp"
 

@@ -14,8 +14,8 @@
 #include <sstream>
 #include <string>
 
-#include "harness/platform.hpp"
 #include "cli/output_file.hpp"
+#include "harness/platform.hpp"
 #include "scratch.hpp"
 
 namespace harness {

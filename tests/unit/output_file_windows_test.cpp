@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/platform.hpp"
 #include "cli/output_file.hpp"
+#include "harness/platform.hpp"
 #include "platform/files.hpp"
 
 namespace harness {

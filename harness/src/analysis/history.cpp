@@ -9,8 +9,8 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 
-#include "harness/errors.hpp"
 #include "base/json_field.hpp"
+#include "harness/errors.hpp"
 
 namespace harness {
 namespace {

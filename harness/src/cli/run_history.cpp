@@ -9,11 +9,11 @@
 #include <system_error>
 #include <utility>
 
+#include "cli/history_file.hpp"
+#include "cli/output_file.hpp"
 #include "clocks/tsc.hpp"
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
-#include "cli/history_file.hpp"
-#include "cli/output_file.hpp"
 #include "platform/files.hpp"
 
 namespace harness::cli {
