@@ -6,6 +6,7 @@
 // Why one file of ~650 lines: the comparison, its readers, writers and command share the runs,
 // samples and reports built here, and each case is one comparison seen from every side.
 #include "harness/compare.hpp"
+#include "cli/report_files.hpp"
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -395,7 +396,8 @@ class temp_dir {
 
 std::string read_error(const fs::path& path) {
   try {
-    read_run(path);
+    std::ifstream in = cli::open_report_file(path);
+    read_run(in, path.string());
   } catch (const usage_error& e) {
     return e.what();
   }

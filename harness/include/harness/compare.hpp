@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -95,9 +96,8 @@ struct run_file {
 // in it, and what is wrong (not JSON, not a harness report, a schema version this build does not
 // read, a value of another type or out of range).
 run_file parse_run(std::string_view json_text, const std::string& source);
-// Reads and parses the file at `path`: a missing or unreadable file, or a folder, is a
-// usage_error naming it with the system's reason.
-run_file read_run(const std::filesystem::path& path);
+// Reads and parses a report from `in` (a file the caller opened), named `source` in messages.
+run_file read_run(std::istream& in, const std::string& source);
 
 enum class outcome {
   faster,     // B's floor lies wholly below A's

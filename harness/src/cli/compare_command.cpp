@@ -11,11 +11,13 @@
 
 #include <charconv>
 #include <cmath>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
+#include "cli/report_files.hpp"
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "run_flags.hpp"
@@ -101,8 +103,10 @@ void add_compare_command(CLI::App& root, context& ctx) {
       }
       const auto read = [](const std::vector<std::string>& paths) {
         std::vector<compare::run_file> runs;
-        for (const auto& path : paths)
-          runs.push_back(compare::read_run(path));
+        for (const auto& path : paths) {
+          std::ifstream in = open_report_file(path);
+          runs.push_back(compare::read_run(in, path));
+        }
         return runs;
       };
       const auto a = read(by_side ? flags->a : std::vector<std::string>{flags->pair[0]});

@@ -19,9 +19,9 @@
 
 #include "cli.hpp"
 #include "cli/output_file.hpp"
+#include "cli/report_files.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
-#include "report/report_reader.hpp"
 
 namespace harness::cli {
 namespace {
@@ -64,7 +64,7 @@ int report(const report_flags& flags, context& ctx) {
     check_output(*output, ctx.program);
   }
   const std::filesystem::path input(flags.input);
-  std::ifstream in = report_reader::open_report(input);
+  std::ifstream in = open_report_file(input);
   std::ostringstream page;
   write_html_from_json(page, in, input.string());
   if (!output) {

@@ -52,8 +52,8 @@ run_file parse_run(std::string_view json_text, const std::string& source) {
   return from_report(report_reader::read_report(in, source));
 }
 
-run_file read_run(const std::filesystem::path& path) {
-  return from_report(report_reader::read_report(path));
+run_file read_run(std::istream& in, const std::string& source) {
+  return from_report(report_reader::read_report(in, source));
 }
 
 }  // namespace harness::compare

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <istream>
 #include <map>
 #include <system_error>
@@ -290,29 +289,6 @@ report read_report(std::istream& in, const std::string& source) {
   doc.erase("benchmarks");
   r.document = std::move(doc);
   return r;
-}
-
-std::ifstream open_report(const std::filesystem::path& path) {
-  const auto refused = [&](const std::string& why) {
-    return usage_error(
-        fmt::format("cannot read '{}': {} (a JSON report of `harness --format json` is expected)",
-                    path.string(), why));
-  };
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec) throw refused(ec.message());
-  if (std::filesystem::is_directory(status)) throw refused("it is a folder");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int err = errno;
-    throw refused(err != 0 ? std::generic_category().message(err) : "it cannot be opened");
-  }
-  return in;
-}
-
-report read_report(const std::filesystem::path& path) {
-  std::ifstream in = open_report(path);
-  return read_report(in, path.string());
 }
 
 }  // namespace harness::report_reader

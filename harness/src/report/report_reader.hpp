@@ -1,6 +1,7 @@
 // The one reader of a saved JSON report (docs/output.schema.json): `harness compare` (through
 // compare::read_run), `harness report` and the page it draws (write_html_from_json) all read a
-// report file through read_report(), so the three accept and refuse the same files.
+// report through read_report(), so the three accept and refuse the same files. It reads what it
+// is given; the files are opened in cli/ (cli/report_files.hpp).
 //
 // Every value read is checked for its type and its range, and a refusal is a usage_error naming
 // the file and the value's place in it (json_field.hpp), a sample row by its index in
@@ -16,8 +17,6 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -80,10 +79,5 @@ struct report {
 
 // Parses a report from `in`; `source` names it in messages. Throws usage_error.
 report read_report(std::istream& in, const std::string& source);
-// Opens a report file for reading: a missing or unreadable file, or a folder, is a usage_error
-// naming it with the system's reason.
-std::ifstream open_report(const std::filesystem::path& path);
-// Opens and reads the file at `path`.
-report read_report(const std::filesystem::path& path);
 
 }  // namespace harness::report_reader
