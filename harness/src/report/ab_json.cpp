@@ -15,15 +15,12 @@ namespace harness {
 namespace {
 
 using ab_json = nlohmann::ordered_json;
+using report_detail::number_or_null;
 
 ab_json interval_json(const std::optional<ab_interval>& i) {
   if (!i) return nullptr;
   return {{"ratio", i->ratio}, {"lower", i->lower}, {"upper", i->upper},
           {"level", i->level}, {"count", i->count}, {"method", i->method}};
-}
-
-ab_json number_or_null(const std::optional<double>& v) {
-  return v ? ab_json(*v) : ab_json(nullptr);
 }
 
 ab_json side_json(const ab_side_facts& s) {

@@ -30,16 +30,13 @@ namespace harness {
 namespace {
 
 using json = nlohmann::ordered_json;
+using report_detail::number_or_null;
 
 // A workload's rows share a family; each phase is an instance of it (instance_index), named after
 // it except the prepared phase, which carries the workload's own name so that compare.py pairs
 // it with another run's.
 std::string row_name(const workload_result& r, phase_kind kind) {
   return kind == phase_kind::prepared ? r.name : fmt::format("{}/{}", r.name, id_of(kind));
-}
-
-json optional_number(const std::optional<double>& v) {
-  return v ? json(*v) : json(nullptr);
 }
 
 json steps_json(const std::vector<platform::step_result>& steps, bool applied) {
@@ -79,8 +76,8 @@ json floor_json(const floor_check& f) {
       {"findings", findings},
       {"reason", f.reason},
       {"recommendation", f.recommendation},
-      {"baseline_floor_ticks", optional_number(c.baseline_floor)},
-      {"remembered_floor_ticks", optional_number(c.remembered_floor)},
+      {"baseline_floor_ticks", number_or_null(c.baseline_floor)},
+      {"remembered_floor_ticks", number_or_null(c.remembered_floor)},
       {"fastest_reference_ticks", c.fastest_reference ? json(*c.fastest_reference) : json(nullptr)},
       {"fastest_reference_remembered", c.fastest_reference_remembered}};
 }
@@ -119,10 +116,10 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
         {"worst_ticks", p.reference_worst},
         {"slowdown_factor", slowdown_factor}}},
       {"realtime_pauses", p.realtime_pauses},
-      {"min_ticks", optional_number(a.all.min)},
-      {"median_ticks", optional_number(a.all.median)},
-      {"max_ticks", optional_number(a.all.max)},
-      {"spread_percent", optional_number(a.all.spread_percent)},
+      {"min_ticks", number_or_null(a.all.min)},
+      {"median_ticks", number_or_null(a.all.median)},
+      {"max_ticks", number_or_null(a.all.max)},
+      {"spread_percent", number_or_null(a.all.spread_percent)},
       {"seconds_per_iteration", rate_json(a.rates.seconds_per_iteration)},
       {"items_per_second", rate_json(a.rates.items_per_second)},
       {"bytes_per_second", rate_json(a.rates.bytes_per_second)}};
@@ -213,8 +210,8 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
           {"batch_calibrated", r.batch_calibrated},
           {"min_sample_ticks", r.min_sample_ticks},
           {"iterations_per_call", r.iterations_per_call},
-          {"items_per_call", optional_number(r.items_per_call)},
-          {"bytes_per_call", optional_number(r.bytes_per_call)},
+          {"items_per_call", number_or_null(r.items_per_call)},
+          {"bytes_per_call", number_or_null(r.bytes_per_call)},
           {"setup", setup_id(r.setup)},
           {"setup_seconds",
            r.setup == setup_kind::per_argument ? json(r.setup_seconds) : json(nullptr)},

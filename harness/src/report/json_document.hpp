@@ -21,6 +21,11 @@ nlohmann::ordered_json json_document(const report_model& model);
 // Google Benchmark's "context" block of a run's context.
 nlohmann::ordered_json context_json(const run_context& context);
 
+// A figure that may be missing: its number, or null.
+inline nlohmann::ordered_json number_or_null(const std::optional<double>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
 // The TSC calibration as the run report and `harness clocks --json` write it; null when none.
 template <class Json>
 Json calibration_json(const std::optional<clock_calibration>& c) {
