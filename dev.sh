@@ -3,6 +3,8 @@
 #   ./dev.sh run [HARNESS OPTIONS]   install what is missing, build if needed, run `harness`
 #   ./dev.sh test                    install what is missing, build, run the whole test suite
 #   ./dev.sh package                 build the .deb (cpack -G DEB) into the build folder
+#   ./dev.sh fuzz [DURATION]         every fuzz target for DURATION each (default 10m: 10m, 90s,
+#                                    1h), its new inputs kept in the fuzz build's corpus folders
 # All are idempotent and quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -90,6 +92,16 @@ configure_and_build() {
   cmake --build "$build" -j "$jobs"
 }
 
+# The fuzz build (clang, the library instrumented for libFuzzer, ASan+UBSan) and its targets,
+# each fuzz test set to run SECONDS.
+configure_fuzz() {
+  local fuzz=$build-fuzz
+  cmake -S "$root" -B "$fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DHARNESS_FUZZ=ON \
+    -DHARNESS_WERROR=ON -DHARNESS_BUILD_EXAMPLES=OFF -DHARNESS_BUILD_BENCHMARKS=OFF \
+    -DHARNESS_BUILD_TESTS=OFF -DHARNESS_INSTALL=OFF -DHARNESS_FUZZ_SECONDS="$1" >/dev/null
+  cmake --build "$fuzz" -j "$jobs" --target harness_fuzzers
+}
+
 cmd=${1:-run}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -121,19 +133,32 @@ case "$cmd" in
     # compile checks, each filling the CPU time the others leave (tests/CMakeLists.txt).
     ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -LE busy_ok
     ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -L busy_ok
-    # The template parser's fuzz target, a bounded run under ASan+UBSan (clang only).
-    fuzz=$build-fuzz
-    if [ ! -f "$fuzz/build.ninja" ]; then
-      cmake -S "$root" -B "$fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DHARNESS_FUZZ=ON \
-        -DHARNESS_WERROR=ON -DHARNESS_BUILD_EXAMPLES=OFF -DHARNESS_BUILD_BENCHMARKS=OFF
-    fi
-    cmake --build "$fuzz" -j "$(nproc)" --target format_template_fuzz
-    ctest --test-dir "$fuzz" -L fuzz --output-on-failure
+    # Every reader's fuzz target, a bounded run each under ASan+UBSan (clang only).
+    configure_fuzz 8
+    ctest --test-dir "$build-fuzz" -L fuzz --output-on-failure
     # The same suite for Windows: cross-built with mingw-w64, run under Wine (installs both).
     bash "$root/scripts/windows-test.sh" "$build-win"
     ;;
+  fuzz)
+    # A longer fuzz run than the suite's: DURATION for each target (a number of seconds, or with
+    # s, m or h). What a target finds stays in build-fuzz; put a crash's input in fuzz/corpus.
+    spec=${1:-10m}
+    case "$spec" in
+      *[!0-9smh]* | '' | [smh]*) echo "dev.sh fuzz: '$spec' is not a duration (say 90s, 10m, 1h)" >&2; exit 2 ;;
+    esac
+    case "$spec" in
+      *h) seconds=$(( ${spec%h} * 3600 )) ;;
+      *m) seconds=$(( ${spec%m} * 60 )) ;;
+      *s) seconds=${spec%s} ;;
+      *) seconds=$spec ;;
+    esac
+    [ "$seconds" -gt 0 ] 2>/dev/null || { echo "dev.sh fuzz: '$spec' is not a positive duration" >&2; exit 2; }
+    install_missing "${run_packages[@]}" "${test_packages[@]}"
+    configure_fuzz "$seconds"
+    ctest --test-dir "$build-fuzz" -L fuzz --output-on-failure --timeout $((seconds + 600))
+    ;;
   *)
-    echo "usage: ./dev.sh run [harness options] | ./dev.sh test | ./dev.sh package" >&2
+    echo "usage: ./dev.sh run [harness options] | ./dev.sh test | ./dev.sh package | ./dev.sh fuzz [DURATION]" >&2
     exit 2
     ;;
 esac

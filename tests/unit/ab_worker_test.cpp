@@ -136,6 +136,12 @@ TEST(WorkerProtocol, RefusesWhatIsNotTheProtocolSayingWhy) {
       {"error", "'error' takes KIND MESSAGE"},
       {"error oops it broke", "'error': 'oops' is no kind"},
       {"error version", "'error version' takes the worker's version"},
+      // Found by fuzz/worker_protocol_fuzz: a tab in a name read back, then written, reached
+      // word()'s HARNESS_CHECK (an abort); a line break inside a line is no line.
+      {"ready 1 clock=c\tx tps=1 step=1 granularity=0 workload=w build=b",
+       "'ready': 'clock=c\\x09x' holds a tab"},
+      {"bye\r", "the line holds a carriage return at byte 3"},
+      {"overhead 5\nbye", "the line holds a line break at byte 10"},
   };
   for (const auto& [line, why] : replies) {
     EXPECT_THAT(message_of<wp::protocol_error>([&] { wp::parse_reply(line); }), HasSubstr(why))
@@ -150,6 +156,9 @@ TEST(WorkerProtocol, RefusesWhatIsNotTheProtocolSayingWhy) {
       {"calibrate 1", "'calibrate' takes 2 words after it (OVERHEAD MIN_TICKS), got 1"},
       {"quit now", "'quit' takes 0 words"},
       {"run fast", "'run' is no command of protocol 1"},
+      {"hello 1 xor\tloop/1000", "'hello': 'xor\\x09loop/1000' holds a tab"},
+      {"hello 1 xor_loop rdtsc\t", "'hello': 'rdtsc\\x09' holds a tab"},
+      {"hello 1 xor_loop\n", "the line holds a line break at byte 16"},
   };
   for (const auto& [line, why] : commands) {
     EXPECT_THAT(message_of<wp::protocol_error>([&] { wp::parse_command(line); }), HasSubstr(why))

@@ -77,6 +77,10 @@ TEST(GbenchClock, ReadingTheReportsClockIsAFailedCheck) {
 TEST(GbenchParse, RefusesWhatIsNotGoogleBenchmarksJson) {
   EXPECT_THROW(parse_output("not json"), gbench_output_error);
   EXPECT_THROW(parse_output(R"({"context": {}})"), gbench_output_error);
+  // Found by fuzz/gbench_json_fuzz: a number too large for a double is nlohmann's out_of_range,
+  // which escaped as a harness failure instead of the file's error.
+  EXPECT_THROW(parse_output(R"({"benchmarks": [{"name": "x", "real_time": 1e400}]})"),
+               gbench_output_error);
   EXPECT_THROW(parse_output(R"({"benchmarks": [{"name": "x", "run_type": "iteration",
       "iterations": 1, "real_time": 1, "cpu_time": 1, "time_unit": "ps"}]})"),
                gbench_output_error);

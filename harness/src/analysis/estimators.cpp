@@ -385,7 +385,10 @@ std::optional<shift_estimate> log_shift(std::span<const double> a, std::span<con
   };
   if (la->size() * lb->size() > kShiftMaxPairs) {
     const auto side = static_cast<std::size_t>(std::sqrt(static_cast<double>(kShiftMaxPairs)));
-    e.thinned = thin(*la, side) | thin(*lb, side);
+    // Both sides thinned, whichever needed it (no short circuit).
+    const bool thinned_a = thin(*la, side);
+    const bool thinned_b = thin(*lb, side);
+    e.thinned = thinned_a || thinned_b;
   }
   const std::size_t n = la->size();
   const std::size_t m = lb->size();

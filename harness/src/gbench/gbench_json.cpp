@@ -67,7 +67,8 @@ output parse_output(std::string_view text) {
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number too large for a double (1e400).
     throw gbench_output_error(fmt::format("not JSON: {}", e.what()));
   }
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {

@@ -199,8 +199,11 @@ void join_rows(report& r, row_series& rows) {
   for (std::size_t f = 0; f < rows.size() && f < r.workloads.size(); ++f) {
     workload& w = r.workloads[f];
     for (auto& [id, s] : rows[f]) {
+      // A structured binding named in the lambda through a plain reference (clang 14 cannot
+      // capture a binding).
+      const auto& phase_id = id;
       const auto found = std::find_if(w.phases.begin(), w.phases.end(),
-                                      [&](const phase& p) { return p.id == id; });
+                                      [&](const phase& p) { return p.id == phase_id; });
       if (found == w.phases.end()) {
         refuse_at(s.first_row, "phase", json(id),
                   fmt::format("{} is not a phase harness.workloads[{}] ({}) lists", json(id).dump(),
