@@ -20,6 +20,7 @@
 #include "ab/worker_side.hpp"
 #include "fake_machine.hpp"
 #include "harness/errors.hpp"
+#include "history_file.hpp"
 #include "platform/child_process.hpp"
 #include "scratch.hpp"
 #include "worker_command.hpp"
@@ -194,6 +195,23 @@ class Worker : public ::testing::Test {
   testing::fake_machine m;
   cli::worker w{m.host, [] { return std::string("xxh3:0123"); }};
 };
+
+// `harness worker` answers hello with the fingerprint of the machine's executable
+// (machine::executable_path): a file of the test's own here; "" when it cannot be read.
+TEST(WorkerBuild, IsTheFingerprintOfTheMachinesExecutable) {
+  const testing::scratch_folder dir("worker-build");
+  testing::fake_machine m;
+  m.executable = dir.path() / "worker-of-the-test";
+  { std::ofstream(m.executable) << "a build"; }
+  const std::string fingerprint = cli::file_fingerprint(m.executable);
+  ASSERT_THAT(fingerprint, ::testing::StartsWith("xxh3:"));
+  cli::worker w{m.host, cli::build_of(m.host)};
+  EXPECT_EQ(std::get<wp::ready>(wp::parse_reply(w.answer("hello 1 exact"))).build, fingerprint);
+
+  m.executable = dir.path() / "no-such-file";
+  cli::worker unreadable{m.host, cli::build_of(m.host)};
+  EXPECT_EQ(std::get<wp::ready>(wp::parse_reply(unreadable.answer("hello 1 exact"))).build, "");
+}
 
 TEST_F(Worker, AnswersEachCommandOnTheMachinesClockAndPinsNothing) {
   const std::string ready = w.answer("hello 1 exact");

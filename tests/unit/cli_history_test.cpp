@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "fake_machine.hpp"
+#include "history_file.hpp"
 #include "run_history.hpp"
 #include "scratch.hpp"
 
@@ -223,6 +224,33 @@ TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
     EXPECT_THAT(r.err, HasSubstr("harness: warning: the default history has no place here"));
     EXPECT_EQ(lines_of(r.err, "\n"), 1u) << r.err;
   }
+}
+
+// The build the history keys floors by is the fingerprint of the machine's executable
+// (machine::executable_path), here a file of the test's own; without one the build is unidentified.
+TEST(CliHistory, TheBuildIsTheFingerprintOfTheMachinesExecutable) {
+  const scratch_folder dir("history-build");
+  fake_machine m;
+  const fs::path history = dir.path() / "history.json";
+  m.executable = dir.path() / "harness-of-the-test";
+  { std::ofstream(m.executable) << "one build"; }
+  const std::string one = file_fingerprint(m.executable);
+  ASSERT_THAT(one, ::testing::StartsWith("xxh3:"));
+  auto r = tiny_run(m, {"--history", history.c_str(), "--detail"});
+  ASSERT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("; build " + one + ")"));
+
+  { std::ofstream(m.executable) << "another build"; }
+  const std::string another = file_fingerprint(m.executable);
+  EXPECT_NE(another, one);
+  r = tiny_run(m, {"--history", history.c_str(), "--detail"});
+  ASSERT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("; build " + another + ")"));
+
+  m.executable = dir.path() / "no-such-file";
+  r = tiny_run(m, {"--history", history.c_str(), "--detail"});
+  ASSERT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("; build unidentified: no floors remembered)"));
 }
 
 TEST(CliHistory, ADefaultThatCanBeUsedIsMadeAndKept) {

@@ -118,6 +118,37 @@ TEST(Cli, DoctorRootMustBeADirectory) {
   EXPECT_THAT(m.tree_roots, ElementsAre(std::filesystem::path(empty)));
 }
 
+// --root is looked at on the machine the command runs on (machine::inspect_path), not on the
+// process's own file system: a fake says what is there, and nothing real is touched.
+TEST(Cli, DoctorRootIsLookedAtOnTheMachine) {
+  fake_machine m;
+  std::vector<std::filesystem::path> looked_at;
+  platform::path_facts facts;
+  m.host.inspect_path = [&](const std::filesystem::path& path) {
+    looked_at.push_back(path);
+    return facts;
+  };
+  facts.kind = platform::path_kind::unknown;
+  facts.reason = "Permission denied (EACCES)";
+  auto r = testing::run(m, {"doctor", "--root", "tree-of-the-test"});
+  EXPECT_EQ(r.code, exit_usage);
+  EXPECT_THAT(r.err, HasSubstr("--root: 'tree-of-the-test' cannot be read: Permission denied "
+                               "(EACCES); give a directory holding proc/ and sys/"));
+  facts = {};
+  facts.kind = platform::path_kind::missing;
+  r = testing::run(m, {"doctor", "--root", "tree-of-the-test"});
+  EXPECT_THAT(r.err, HasSubstr("cannot be read: No such file or directory"));
+  facts.kind = platform::path_kind::device;
+  r = testing::run(m, {"doctor", "--root", "tree-of-the-test"});
+  EXPECT_THAT(r.err, HasSubstr("--root: 'tree-of-the-test' is not a directory"));
+  EXPECT_TRUE(m.tree_roots.empty());
+  facts.kind = platform::path_kind::directory;
+  r = testing::run(m, {"doctor", "--root", "tree-of-the-test"});
+  EXPECT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_THAT(m.tree_roots, ElementsAre(std::filesystem::path("tree-of-the-test")));
+  EXPECT_EQ(looked_at.size(), 4U);
+}
+
 // The doctor's refusal of --cpu is the user's mistake, said about --cpu; any other
 // std::invalid_argument out of the doctor is the harness's own failure (exit 1), not relabelled.
 TEST(Cli, OnlyTheDoctorsCpuRefusalIsAUsageErrorAboutCpu) {

@@ -175,6 +175,31 @@ TEST_F(windows_doctor_test, noisy_machine_warns_with_the_fix) {
   EXPECT_THAT(checks.at("priority").recommendation, HasSubstr("elevated"));
 }
 
+// Both cpuid bits are judged by one table-driven check: its words, for each value of each bit.
+TEST_F(windows_doctor_test, cpuid_bits_say_what_was_read_and_what_to_do) {
+  const auto fit = by_id(run());
+  EXPECT_EQ(fit.at("hypervisor").fact, "cpuid leaf 1 ECX bit 31 (hypervisor) is clear");
+  EXPECT_EQ(fit.at("hypervisor").title, "Hypervisor");
+  EXPECT_TRUE(fit.at("hypervisor").recommendation.empty());
+  EXPECT_EQ(fit.at("tsc").fact,
+            "cpuid leaf 0x80000007 EDX bit 8 (invariant TSC) is set: one rate in every P- and "
+            "C-state");
+  EXPECT_EQ(fit.at("tsc").title, "Invariant TSC");
+  EXPECT_TRUE(fit.at("tsc").recommendation.empty());
+
+  state.features.hypervisor = true;
+  state.features.invariant = false;
+  const auto unfit = by_id(run());
+  EXPECT_EQ(unfit.at("hypervisor").fact,
+            "cpuid leaf 1 ECX bit 31 (hypervisor) is set: a virtual machine, or Windows itself on "
+            "Hyper-V (virtualisation-based security sets it on bare metal too)");
+  EXPECT_THAT(unfit.at("hypervisor").recommendation, HasSubstr("take final numbers on bare metal"));
+  EXPECT_EQ(unfit.at("tsc").fact, "cpuid leaf 0x80000007 EDX bit 8 (invariant TSC) is clear");
+  EXPECT_EQ(unfit.at("tsc").recommendation,
+            "the TSC may change rate with frequency or stop in deep idle: use --clock "
+            "QueryPerformanceCounter rather than rdtsc");
+}
+
 TEST_F(windows_doctor_test, wine_records_priority_without_effect) {
   fake.wine = "8.0";
   const auto checks = by_id(run());

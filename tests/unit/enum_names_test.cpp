@@ -16,6 +16,7 @@
 #include "harness/compare.hpp"
 #include "harness/doctor.hpp"
 #include "harness/floor.hpp"
+#include "harness/format_template.hpp"
 #include "harness/platform.hpp"
 #include "harness/report.hpp"
 #include "harness/runner.hpp"
@@ -33,7 +34,8 @@ using named_enums =
     ::testing::Types<stats::stability, floor_finding, compare::outcome, report_format, ab_mode,
                      html::page_kind, clock_kind, step_rule, doctor::status,
                      platform::priority_level, probe_kind, worker_protocol::error_kind, ab_order,
-                     ab_verdict, ab_stop, phase_kind, stop_reason, run_stage>;
+                     ab_verdict, ab_stop, phase_kind, stop_reason, run_stage, setup_kind,
+                     compare::estimator, value_kind, template_errc>;
 TYPED_TEST_SUITE(EnumNames, named_enums);
 
 TYPED_TEST(EnumNames, EveryEnumeratorHasDistinctNamesThatReadBack) {
@@ -72,6 +74,12 @@ TEST(EnumNames, IdentifiersAndWordingsStayAsTheReportsSpellThem) {
   EXPECT_EQ(to_string(ab_stop::failed), "a side reported an error");
   EXPECT_EQ(to_string(probe_kind::tight_loop), "tight loop");
   EXPECT_EQ(instance_index(phase_kind::prepared), 2);
+  EXPECT_EQ(id_of(setup_kind::per_call), "per_call");
+  EXPECT_EQ(to_string(setup_kind::per_argument), "setup per argument");
+  EXPECT_EQ(id_of(compare::estimator::median_shift), "median_shift");
+  EXPECT_EQ(to_string(value_kind::real), "a real number");
+  EXPECT_EQ(to_string(template_errc::unmatched_close),
+            "'}' closes no field (write }} for a literal brace)");
 }
 
 }  // namespace

@@ -190,6 +190,30 @@ class overasking_session final : public workload_session {
   std::unique_ptr<workload_session> inner_;
 };
 
+// where() words every stage from its name (run_results.hpp's table): a sample only within a phase
+// or the warmup, a block only within a phase, "call" for one call.
+TEST(WorkloadFailure, WhereNamesEveryStageAndItsSample) {
+  const auto where = [](run_stage stage, std::size_t sample, std::size_t block,
+                        std::uint64_t calls) {
+    workload_failure f;
+    f.stage = stage;
+    f.sample = sample;
+    f.block = block;
+    f.calls_per_sample = calls;
+    return f.where();
+  };
+  EXPECT_EQ(where(run_stage::setup, 0, 0, 1), "the setup");
+  EXPECT_EQ(where(run_stage::setup, 4, 2, 8), "the setup");
+  EXPECT_EQ(where(run_stage::first_call, 0, 0, 1), "the first call");
+  EXPECT_EQ(where(run_stage::batch_calibration, 3, 0, 8), "the batch calibration");
+  EXPECT_EQ(where(run_stage::warmup, 0, 0, 8), "the warmup");
+  EXPECT_EQ(where(run_stage::warmup, 3, 1, 1), "the warmup, sample 3 (1 calls)");
+  EXPECT_EQ(where(run_stage::baseline, 0, 0, 1), "the baseline phase");
+  EXPECT_EQ(where(run_stage::baseline, 2, 0, 1), "the baseline phase, sample 2 (1 call)");
+  EXPECT_EQ(where(run_stage::prepared, 7, 2, 8), "the prepared phase, sample 7 (block 2, 8 calls)");
+  EXPECT_EQ(where(run_stage::teardown, 0, 0, 1), "the teardown");
+}
+
 TEST(RunWorkloadErrors, AHarnessFailureInsideTheSampledCallIsNotTheWorkloads) {
   const workload fresh = make_workload("fresh", with_fresh_input([] { return 1; }, [](int&) {}));
   const workload w(

@@ -1,8 +1,10 @@
 // The machine the command line runs on (cli::machine), faked: a fake OS, a fake clock whose every
 // reading is exact, a doctor, a context and a clock survey that read nothing, an environment of
-// the test's own (`env`, empty: no HARNESS_HISTORY, no HOME), no terminal, and three workloads of
+// the test's own (`env`, empty: no HARNESS_HISTORY, no HOME), no terminal, an executable of the
+// test's choosing (`executable`, empty: none, so no build is identified), and three workloads of
 // known cost. With it a command goes from the command line to the report reading no real clock,
-// environment variable, file or system path.
+// environment variable, file or system path. Paths the command is given (--root, the history) are
+// looked at as they are: a test names files in a folder of its own (scratch.hpp).
 #pragma once
 
 #include <filesystem>
@@ -17,6 +19,7 @@
 #include "cli.hpp"
 #include "fakes.hpp"
 #include "platform/child_process.hpp"
+#include "platform/files.hpp"
 
 namespace harness::testing {
 
@@ -36,6 +39,9 @@ struct fake_machine {
   std::map<std::string, std::string, std::less<>> env;  // the environment the command sees
   // What `clocks` measures: one row per source, the fake clock's with every estimate.
   std::vector<clock_survey_row> survey;
+  // What the command takes for its own file: the history's build and a worker's are its
+  // fingerprint.
+  std::filesystem::path executable;
 
   fake_machine() {
     registry.add(
@@ -96,6 +102,10 @@ struct fake_machine {
     };
     host.is_terminal = [](int) { return false; };
     host.terminal_columns = [](int) { return std::optional<std::size_t>(); };
+    host.executable_path = [this] { return executable; };
+    host.inspect_path = [](const std::filesystem::path& path) {
+      return platform::inspect_path(path);
+    };
   }
   fake_machine(const fake_machine&) = delete;
   fake_machine& operator=(const fake_machine&) = delete;

@@ -159,6 +159,14 @@ enum class estimator {
   floor,         // the confirmed floors (the minimums) of both sides
   median_shift,  // no confirmed floor on a side: the Hodges-Lehmann shift of all their samples
 };
+// As JSON's "decided_by" says it.
+inline constexpr enum_table<estimator, estimator::median_shift> kEstimatorNames{{
+    {estimator::floor, "floor"},
+    {estimator::median_shift, "median_shift"},
+}};
+constexpr const auto& enum_names(estimator) noexcept {
+  return kEstimatorNames;
+}
 
 struct workload_comparison {
   std::string name;

@@ -31,6 +31,7 @@
 #include <variant>
 #include <vector>
 
+#include "harness/enum_names.hpp"
 #include "harness/errors.hpp"
 
 namespace harness {
@@ -41,6 +42,15 @@ enum class value_kind : std::uint8_t {
   real,     // double; undefined or non-finite prints "n/a"
   text,     // a string
 };
+// Its identifier and, for messages, what a value of it is ("for an integer: use one of ...").
+inline constexpr enum_table<value_kind, value_kind::text> kValueKindNames{{
+    {value_kind::integer, "integer", "an integer"},
+    {value_kind::real, "real", "a real number"},
+    {value_kind::text, "text"},
+}};
+constexpr const auto& enum_names(value_kind) noexcept {
+  return kValueKindNames;
+}
 
 // How a named field without a spec prints its value.
 enum class human_style : std::uint8_t {
@@ -107,6 +117,39 @@ enum class template_errc : std::uint8_t {
   bad_type,               // a presentation type unknown or unsuited to the token's kind
   trailing_characters,    // characters after the presentation type
 };
+// Its identifier and the start of template_error's message for it (what describe_problem adds
+// after it: the token, the valid indexes, the limit, the types that suit).
+inline constexpr enum_table<template_errc, template_errc::trailing_characters> kTemplateErrcNames{{
+    {template_errc::ok, "ok", "no problem"},
+    {template_errc::unclosed_field, "unclosed_field",
+     "'{' opens a field that is never closed (write {{ for a literal brace)"},
+    {template_errc::unmatched_close, "unmatched_close",
+     "'}' closes no field (write }} for a literal brace)"},
+    {template_errc::empty_field, "empty_field", "empty field: name a token between the braces"},
+    {template_errc::brace_in_field, "brace_in_field",
+     "'{' inside a field (nested fields and dynamic widths are not supported)"},
+    {template_errc::unknown_token, "unknown_token", "unknown token"},
+    {template_errc::index_out_of_range, "index_out_of_range", "positional token out of range"},
+    {template_errc::bad_fill, "bad_fill", "the fill character must be printable ASCII"},
+    {template_errc::sign_not_allowed, "sign_not_allowed",
+     "a sign ('+', '-', ' ') applies to numbers, not to text"},
+    {template_errc::alternate_not_allowed, "alternate_not_allowed",
+     "'#' applies to numbers, not to text"},
+    {template_errc::zero_not_allowed, "zero_not_allowed",
+     "'0' padding applies to numbers, not to text"},
+    {template_errc::precision_not_allowed, "precision_not_allowed",
+     "a precision ('.N') applies to real numbers and text, not to integers"},
+    {template_errc::missing_precision, "missing_precision",
+     "'.' must be followed by the number of digits"},
+    {template_errc::width_too_large, "width_too_large", "width too large"},
+    {template_errc::precision_too_large, "precision_too_large", "precision too large"},
+    {template_errc::bad_type, "bad_type", "bad presentation type"},
+    {template_errc::trailing_characters, "trailing_characters",
+     "unexpected characters at the end of the format spec"},
+}};
+constexpr const auto& enum_names(template_errc) noexcept {
+  return kTemplateErrcNames;
+}
 
 struct template_problem {
   template_errc code = template_errc::ok;

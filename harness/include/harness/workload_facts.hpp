@@ -5,6 +5,8 @@
 
 #include <optional>
 
+#include "harness/enum_names.hpp"
+
 namespace harness {
 
 // How the file that registered a workload was compiled, as HARNESS_WORKLOAD records it where it is
@@ -24,5 +26,14 @@ struct workload_build {
 // Setups declared (with_setup: once per argument; with_fresh_input: before each sample), for
 // `harness list` and the report.
 enum class setup_kind { none, per_argument, per_call };
+// As JSON's "setup" says it (null for none) and as `harness list` tags a workload.
+inline constexpr enum_table<setup_kind, setup_kind::per_call> kSetupKindNames{{
+    {setup_kind::none, "none"},
+    {setup_kind::per_argument, "per_argument", "setup per argument"},
+    {setup_kind::per_call, "per_call", "fresh input per call"},
+}};
+constexpr const auto& enum_names(setup_kind) noexcept {
+  return kSetupKindNames;
+}
 
 }  // namespace harness

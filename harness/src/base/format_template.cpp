@@ -21,18 +21,6 @@ namespace {
 
 constexpr std::string_view kUndefined = "n/a";
 
-std::string_view kind_name(value_kind kind) {
-  switch (kind) {
-    case value_kind::integer:
-      return "an integer";
-    case value_kind::real:
-      return "a real number";
-    case value_kind::text:
-      return "text";
-  }
-  return "a value";
-}
-
 std::string_view types_for(value_kind kind) {
   switch (kind) {
     case value_kind::integer:
@@ -153,46 +141,6 @@ void append_human_integer(std::string& out, Integer value, human_style style) {
   }
 }
 
-std::string_view problem_summary(template_errc code) {
-  switch (code) {
-    case template_errc::ok:
-      return "no problem";
-    case template_errc::unclosed_field:
-      return "'{' opens a field that is never closed (write {{ for a literal brace)";
-    case template_errc::unmatched_close:
-      return "'}' closes no field (write }} for a literal brace)";
-    case template_errc::empty_field:
-      return "empty field: name a token between the braces";
-    case template_errc::brace_in_field:
-      return "'{' inside a field (nested fields and dynamic widths are not supported)";
-    case template_errc::unknown_token:
-      return "unknown token";
-    case template_errc::index_out_of_range:
-      return "positional token out of range";
-    case template_errc::bad_fill:
-      return "the fill character must be printable ASCII";
-    case template_errc::sign_not_allowed:
-      return "a sign ('+', '-', ' ') applies to numbers, not to text";
-    case template_errc::alternate_not_allowed:
-      return "'#' applies to numbers, not to text";
-    case template_errc::zero_not_allowed:
-      return "'0' padding applies to numbers, not to text";
-    case template_errc::precision_not_allowed:
-      return "a precision ('.N') applies to real numbers and text, not to integers";
-    case template_errc::missing_precision:
-      return "'.' must be followed by the number of digits";
-    case template_errc::width_too_large:
-      return "width too large";
-    case template_errc::precision_too_large:
-      return "precision too large";
-    case template_errc::bad_type:
-      return "bad presentation type";
-    case template_errc::trailing_characters:
-      return "unexpected characters at the end of the format spec";
-  }
-  return "bad template";
-}
-
 // The id of the field around `position` (the token name or index as written).
 std::string_view field_id_at(std::string_view text, std::size_t position) {
   const std::size_t end = text.find_first_of(":{}", position);
@@ -266,7 +214,7 @@ std::string describe_tokens(const token_set& tokens) {
 
 std::string describe_problem(std::string_view text, const token_set& tokens,
                              template_problem problem) {
-  std::string summary(problem_summary(problem.code));
+  std::string summary(to_string(problem.code));
   switch (problem.code) {
     case template_errc::unknown_token:
       summary += fmt::format(" {{{}}}", escape(field_id_at(text, problem.position)).line);
@@ -291,7 +239,7 @@ std::string describe_problem(std::string_view text, const token_set& tokens,
                               : fmt::format(" '{}'", escape(text.substr(problem.position, 1)).line);
       if (slot) {
         const value_kind kind = tokens.slots[*slot];
-        summary += fmt::format(" for {}: use one of {}", kind_name(kind), types_for(kind));
+        summary += fmt::format(" for {}: use one of {}", to_string(kind), types_for(kind));
       }
       break;
     }
@@ -385,7 +333,7 @@ void format_template::render_field(std::string& out, const piece& field,
   // A value of another kind than its slot's is the caller's bug (format_template.hpp).
   const auto check_kind = [&](value_kind given) {
     HARNESS_CHECK(field.kind == given, "format_template::render: slot {} holds {}, given {}",
-                  field.slot, kind_name(field.kind), kind_name(given));
+                  field.slot, to_string(field.kind), to_string(given));
   };
   const auto with_spec = [&](const auto& v) {
     fmt::format_to(std::back_inserter(out), fmt::runtime(field.spec_format), v);

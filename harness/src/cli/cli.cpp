@@ -15,6 +15,7 @@
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
 #include "platform/child_process.hpp"
+#include "platform/files.hpp"
 #include "worker_command.hpp"
 
 namespace harness::cli {
@@ -214,6 +215,8 @@ machine real_machine() {
   m.environment = [](std::string_view name) { return platform::environment_variable(name); };
   m.is_terminal = [](int fd) { return platform::is_terminal(fd); };
   m.terminal_columns = [](int fd) { return platform::terminal_columns(fd); };
+  m.executable_path = [] { return platform::executable_path(); };
+  m.inspect_path = [](const std::filesystem::path& path) { return platform::inspect_path(path); };
   return m;
 }
 

@@ -5,6 +5,7 @@
 // parsing succeeded, so a usage error never starts a run.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -30,6 +31,7 @@ struct console_style;
 
 namespace harness::platform {
 class process_launcher;
+struct path_facts;
 }  // namespace harness::platform
 
 namespace harness::cli {
@@ -77,6 +79,12 @@ struct machine {
   // Whether file descriptor `fd` is a terminal, and its width (platform.hpp).
   std::function<bool(int fd)> is_terminal;
   std::function<std::optional<std::size_t>(int fd)> terminal_columns;
+  // This program's own file (platform::executable_path()): the build `harness run`'s history keys
+  // its floors by, and the build a worker answers hello with, are its fingerprint.
+  std::function<std::filesystem::path()> executable_path;
+  // What is at a path, without opening it (platform::inspect_path): `doctor --root` looks at the
+  // tree it is given through it.
+  std::function<platform::path_facts(const std::filesystem::path&)> inspect_path;
 };
 machine real_machine();
 

@@ -12,35 +12,31 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 
 #include "cli.hpp"
 #include "harness/doctor.hpp"
 #include "harness/errors.hpp"
+#include "platform/files.hpp"
 
 namespace harness::cli {
 namespace {
 
 // --root must be a directory: a path that is missing, or a file, would give twelve "unknown"
 // checks and exit 0, as if it had been read. (A directory without proc/ or sys/ is a tree that
-// holds nothing the checks read: each says "unknown" and why.)
-void check_root(const std::string& root) {
-  std::error_code ec;
-  const std::filesystem::path path(root);
+// holds nothing the checks read: each says "unknown" and why.) Looked at on `host`.
+void check_root(const machine& host, const std::string& root) {
   if (root.empty())
     throw usage_error("--root: the path is empty; give a directory holding proc/ and sys/");
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    throw usage_error(
-        fmt::format("--root: '{}' cannot be read: {}; give a directory holding proc/ "
-                    "and sys/",
-                    root, ec ? ec.message() : std::string("No such file or directory")));
+  const platform::path_facts facts = host.inspect_path(root);
+  if (facts.kind == platform::path_kind::missing || facts.kind == platform::path_kind::unknown) {
+    throw usage_error(fmt::format(
+        "--root: '{}' cannot be read: {}; give a directory holding proc/ and sys/", root,
+        facts.kind == platform::path_kind::missing ? std::string("No such file or directory")
+                                                   : facts.reason));
   }
-  if (!std::filesystem::is_directory(status)) {
-    throw usage_error(
-        fmt::format("--root: '{}' is not a directory; give a directory holding proc/ "
-                    "and sys/",
-                    root));
+  if (facts.kind != platform::path_kind::directory) {
+    throw usage_error(fmt::format(
+        "--root: '{}' is not a directory; give a directory holding proc/ and sys/", root));
   }
 }
 
@@ -72,7 +68,7 @@ void add_doctor_command(CLI::App& root, context& ctx) {
   cmd->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
       doctor::doctor_options options;
-      if (flags->root_option->count() > 0) check_root(flags->root);
+      if (flags->root_option->count() > 0) check_root(ctx.host, flags->root);
       options.root = flags->root;
       if (flags->cpu_option->count() > 0) options.cpu = flags->cpu;
       const auto report = [&] {

@@ -49,9 +49,7 @@ void add_list_command(CLI::App& root, context& ctx) {
         }
         // What else the report will show for it: setup, items/s, bytes/s.
         std::vector<std::string> tags;
-        if (w.setup() == workload::setup_kind::per_argument)
-          tags.emplace_back("setup per argument");
-        if (w.setup() == workload::setup_kind::per_call) tags.emplace_back("fresh input per call");
+        if (w.setup() != setup_kind::none) tags.emplace_back(to_string(w.setup()));
         if (w.items_for(w.default_arg().value_or(0))) tags.emplace_back("items/s");
         if (w.bytes_for(w.default_arg().value_or(0))) tags.emplace_back("bytes/s");
         fmt::print(ctx.out, "{:<20} {:<26} {}{}{}\n", w.name(), arg, w.description(),

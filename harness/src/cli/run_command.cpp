@@ -136,8 +136,9 @@ int run(const run_flags& flags, context& ctx) {
   check_cpu(flags, allowed);
   const clock_source& clock = ctx.host.clock(flags.clock);
   const report_plan plan = plan_report(flags);
-  const std::shared_ptr<history_plan> history = plan_history(
-      history_request_of(flags, plan), ctx.host.environment, clock, options.tuning, ctx.err);
+  const std::shared_ptr<history_plan> history =
+      plan_history(history_request_of(flags, plan), ctx.host.environment,
+                   ctx.host.executable_path(), clock, options.tuning, ctx.err);
   check_report_file(plan);
   options.memory = memory_of(history);
   const auto progress = configure_logging(flags.log_level, ctx);

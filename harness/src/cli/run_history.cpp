@@ -160,12 +160,13 @@ history_request history_request_of(const run_flags& flags, const report_plan& pl
 
 std::shared_ptr<history_plan> plan_history(const history_request& request,
                                            const platform::environment& env,
+                                           const std::filesystem::path& executable,
                                            const clock_source& clock,
                                            const sampler_settings& tuning, std::ostream& err) {
   return plan_at(request, env,
                  machine_key(clocks::detect_tsc_features().brand, clock.name(),
                              clock.ticks_per_second(), tuning.reference_iterations),
-                 platform::executable_path(), err);
+                 executable, err);
 }
 
 std::shared_ptr<history_plan> plan_gbench_history(const history_request& request,

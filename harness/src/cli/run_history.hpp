@@ -46,8 +46,10 @@ history_request history_request_of(const run_flags& flags, const report_plan& pl
 // not a harness history, is the report file) is a usage_error with the system's reason; the
 // default place (history.hpp) that cannot be used, or that does not exist (no HOME), is one
 // warning line on `err`, and the run goes on without a history.
+// The build is the fingerprint of `executable`, this program's file (machine::executable_path).
 std::shared_ptr<history_plan> plan_history(const history_request& request,
                                            const platform::environment& env,
+                                           const std::filesystem::path& executable,
                                            const clock_source& clock,
                                            const sampler_settings& tuning, std::ostream& err);
 // The same for `harness gbench`: the machine is keyed by its CPU and Google Benchmark's real_time,

@@ -144,6 +144,10 @@ int serve_worker(std::istream& in, std::ostream& out, const machine& host,
   return w.exit_code();
 }
 
+std::function<std::string()> build_of(const machine& host) {
+  return [&host] { return file_fingerprint(host.executable_path()); };
+}
+
 void add_worker_command(CLI::App& root, context& ctx) {
   auto log_level = std::make_shared<std::string>("warn");
   // No group: hidden from --help. The parent of `harness ab --a BIN --b BIN` runs it.
@@ -154,8 +158,7 @@ void add_worker_command(CLI::App& root, context& ctx) {
   cmd->callback([log_level, &ctx] {
     ctx.action = [log_level, &ctx] {
       configure_logging(*log_level, ctx);
-      return serve_worker(std::cin, ctx.out, ctx.host,
-                          [] { return file_fingerprint(platform::executable_path()); });
+      return serve_worker(std::cin, ctx.out, ctx.host, build_of(ctx.host));
     };
   });
 }

@@ -52,6 +52,10 @@ class worker {
 int serve_worker(std::istream& in, std::ostream& out, const machine& host,
                  std::function<std::string()> build);
 
+// The build a worker on `host` answers hello with: the fingerprint of the machine's executable
+// (machine::executable_path), "" when it cannot be read.
+std::function<std::string()> build_of(const machine& host);
+
 void add_worker_command(CLI::App& root, context& ctx);
 
 }  // namespace harness::cli

@@ -52,29 +52,28 @@ void write_json(std::ostream& out, const comparison& c, const std::vector<run_fi
                 const std::vector<run_file>& b, const gate_result& gate, int exit_code) {
   ordered workloads = ordered::array();
   for (const workload_comparison& w : c.workloads) {
-    workloads.push_back(
-        {{"name", w.name},
-         {"a", side_json(w.a)},
-         {"b", side_json(w.b)},
-         {"ratio", optional_number(w.ratio)},
-         {"decided_by", w.decided_by == estimator::floor ? "floor" : "median_shift"},
-         {"shift", w.shift ? ordered{{"ratio", w.shift->ratio},
-                                     {"lower", w.shift->lower},
-                                     {"upper", w.shift->upper},
-                                     {"level", w.shift->confidence_level},
-                                     {"a_samples", w.shift->a_values},
-                                     {"b_samples", w.shift->b_values},
-                                     {"thinned", w.shift->thinned},
-                                     {"method", w.shift->method}}
-                           : ordered(nullptr)},
-         {"throughput",
-          {{"a_items_per_second", optional_number(w.rates.a_items_per_second)},
-           {"b_items_per_second", optional_number(w.rates.b_items_per_second)},
-           {"a_bytes_per_second", optional_number(w.rates.a_bytes_per_second)},
-           {"b_bytes_per_second", optional_number(w.rates.b_bytes_per_second)}}},
-         {"outcome", id_of(w.result)},
-         {"verdict", std::string(to_string(w.result))},
-         {"reason", w.reason}});
+    workloads.push_back({{"name", w.name},
+                         {"a", side_json(w.a)},
+                         {"b", side_json(w.b)},
+                         {"ratio", optional_number(w.ratio)},
+                         {"decided_by", id_of(w.decided_by)},
+                         {"shift", w.shift ? ordered{{"ratio", w.shift->ratio},
+                                                     {"lower", w.shift->lower},
+                                                     {"upper", w.shift->upper},
+                                                     {"level", w.shift->confidence_level},
+                                                     {"a_samples", w.shift->a_values},
+                                                     {"b_samples", w.shift->b_values},
+                                                     {"thinned", w.shift->thinned},
+                                                     {"method", w.shift->method}}
+                                           : ordered(nullptr)},
+                         {"throughput",
+                          {{"a_items_per_second", optional_number(w.rates.a_items_per_second)},
+                           {"b_items_per_second", optional_number(w.rates.b_items_per_second)},
+                           {"a_bytes_per_second", optional_number(w.rates.a_bytes_per_second)},
+                           {"b_bytes_per_second", optional_number(w.rates.b_bytes_per_second)}}},
+                         {"outcome", id_of(w.result)},
+                         {"verdict", std::string(to_string(w.result))},
+                         {"reason", w.reason}});
   }
   ordered not_compared = ordered::array();
   for (const not_compared_workload& w : c.not_compared)

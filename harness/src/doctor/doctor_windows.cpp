@@ -268,45 +268,47 @@ check_result check_smt_cores(const win32_doctor_calls& api, int cpu, const load_
       "firmware setup");
 }
 
-check_result check_hypervisor_bit(const clocks::tsc_features& cpu) {
-  check_result r{"hypervisor", "Hypervisor", status::unknown, {}, {}};
-  if (!cpu.x86_64) {
-    r.fact = "not an x86-64 build: cpuid not read";
-    return r;
-  }
-  if (cpu.hypervisor) {
-    r.state = status::warn;
-    r.fact =
-        "cpuid leaf 1 ECX bit 31 (hypervisor) is set: a virtual machine, or Windows itself on "
-        "Hyper-V (virtualisation-based security sets it on bare metal too)";
-    r.recommendation =
-        "on a virtual machine other guests share the physical CPUs: repeat runs and compare their "
-        "minimums, and take final numbers on bare metal";
-    return r;
-  }
-  r.state = status::ok;
-  r.fact = "cpuid leaf 1 ECX bit 31 (hypervisor) is clear";
-  return r;
-}
+// A cpuid bit the doctor reads: which value is fit to measure on, what a set bit means, and what
+// to do when the bit has the other value.
+struct cpuid_bit {
+  std::string_view id;
+  std::string_view title;
+  std::string_view bit;  // "cpuid leaf 1 ECX bit 31 (hypervisor)"
+  bool ok_when_set;
+  std::string_view when_set;
+  std::string_view recommendation;
+};
 
-check_result check_invariant_tsc(const clocks::tsc_features& cpu) {
-  check_result r{"tsc", "Invariant TSC", status::unknown, {}, {}};
-  if (!cpu.x86_64) {
+constexpr cpuid_bit kHypervisorBit{
+    "hypervisor",
+    "Hypervisor",
+    "cpuid leaf 1 ECX bit 31 (hypervisor)",
+    false,
+    "a virtual machine, or Windows itself on Hyper-V (virtualisation-based security sets it on "
+    "bare metal too)",
+    "on a virtual machine other guests share the physical CPUs: repeat runs and compare their "
+    "minimums, and take final numbers on bare metal"};
+
+constexpr cpuid_bit kInvariantTscBit{
+    "tsc",
+    "Invariant TSC",
+    "cpuid leaf 0x80000007 EDX bit 8 (invariant TSC)",
+    true,
+    "one rate in every P- and C-state",
+    "the TSC may change rate with frequency or stop in deep idle: use --clock "
+    "QueryPerformanceCounter rather than rdtsc"};
+
+// `value`: the bit as cpuid gave it, read only on an x86-64 build.
+check_result check_cpuid_bit(const cpuid_bit& b, bool x86_64, bool value) {
+  check_result r{std::string(b.id), std::string(b.title), status::unknown, {}, {}};
+  if (!x86_64) {
     r.fact = "not an x86-64 build: cpuid not read";
     return r;
   }
-  if (cpu.invariant) {
-    r.state = status::ok;
-    r.fact =
-        "cpuid leaf 0x80000007 EDX bit 8 (invariant TSC) is set: one rate in every P- and "
-        "C-state";
-    return r;
-  }
-  r.state = status::warn;
-  r.fact = "cpuid leaf 0x80000007 EDX bit 8 (invariant TSC) is clear";
-  r.recommendation =
-      "the TSC may change rate with frequency or stop in deep idle: use --clock "
-      "QueryPerformanceCounter rather than rdtsc";
+  r.fact =
+      value ? fmt::format("{} is set: {}", b.bit, b.when_set) : fmt::format("{} is clear", b.bit);
+  r.state = value == b.ok_when_set ? status::ok : status::warn;
+  if (r.state == status::warn) r.recommendation = std::string(b.recommendation);
   return r;
 }
 
@@ -370,8 +372,8 @@ doctor_report run_windows_doctor(const doctor_options& options, const win32_doct
                            cpu)),
       not_read("irqs", "Device IRQs on the CPU",
                "interrupt routing is a per-device policy of the registry, not readable here"),
-      check_hypervisor_bit(features),
-      check_invariant_tsc(features),
+      check_cpuid_bit(kHypervisorBit, features.x86_64, features.hypervisor),
+      check_cpuid_bit(kInvariantTscBit, features.x86_64, features.invariant),
       not_read("aslr", "Address space layout randomisation",
                "Windows moves images once per boot, stacks and heaps once per process",
                "compare builds in interleaved runs, so placement differences show as spread"),

@@ -9,26 +9,13 @@
 namespace harness {
 
 std::string workload_failure::where() const {
-  switch (stage) {
-    case run_stage::setup:
-      return "the setup";
-    case run_stage::teardown:
-      return "the teardown";
-    case run_stage::first_call:
-      return "the first call";
-    case run_stage::batch_calibration:
-      return "the batch calibration";
-    case run_stage::warmup:
-      return sample == 0
-                 ? std::string("the warmup")
-                 : fmt::format("the warmup, sample {} ({} calls)", sample, calls_per_sample);
-    case run_stage::baseline:
-    case run_stage::prepared:
-      break;
-  }
-  std::string text = fmt::format("the {} phase", to_string(stage));
-  if (sample == 0) return text;
+  // The stage's wording names it ("the first call", "the batch calibration"); the baseline and
+  // the prepared phase are phases, and within them and the warmup a sample is counted.
+  const bool phase = stage == run_stage::baseline || stage == run_stage::prepared;
+  std::string text = fmt::format("the {}{}", to_string(stage), phase ? " phase" : "");
+  if (sample == 0 || !(phase || stage == run_stage::warmup)) return text;
   text += fmt::format(", sample {} (", sample);
+  if (stage == run_stage::warmup) return text + fmt::format("{} calls)", calls_per_sample);
   if (block > 0) text += fmt::format("block {}, ", block);
   return text + fmt::format("{} {})", calls_per_sample, calls_per_sample == 1 ? "call" : "calls");
 }

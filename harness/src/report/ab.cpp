@@ -10,6 +10,7 @@
 #include "harness/ab_report.hpp"
 #include "harness/format_template.hpp"
 #include "report/ab_writers.hpp"
+#include "report/format_writers.hpp"
 
 namespace harness {
 
@@ -111,23 +112,16 @@ std::string ab_change_text(double ratio) {
 }
 
 void write_ab_report(std::ostream& out, const ab_report& report, report_format format) {
-  switch (format) {
-    case report_format::console:
-      print_ab_console(out, report);
-      return;
-    case report_format::json:
-      write_ab_json(out, report);
-      return;
-    case report_format::csv:
-      write_ab_csv(out, report);
-      return;
-    case report_format::markdown:
-      write_ab_markdown(out, report);
-      return;
-    case report_format::html:
-      write_ab_html(out, report);
-      return;
-  }
+  static constexpr report_detail::format_writers<ab_report> kWriters{
+      // ab's console block is plain text: no terminal dressing.
+      .console = [](std::ostream& o, const ab_report& r,
+                    const console_style&) { print_ab_console(o, r); },
+      .json = write_ab_json,
+      .csv = write_ab_csv,
+      .markdown = write_ab_markdown,
+      .html = write_ab_html,
+  };
+  kWriters.write(out, report, format, console_style{});
 }
 
 format_template parse_ab_line_template(std::string_view text) {

@@ -7,6 +7,7 @@
 
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
+#include "report/format_writers.hpp"
 
 namespace harness {
 namespace {
@@ -48,23 +49,14 @@ report_format format_for_file(const std::filesystem::path& path,
 
 void write_report(std::ostream& out, const report_model& model, report_format format,
                   const console_style& style) {
-  switch (format) {
-    case report_format::console:
-      print_console_report(out, model, style);
-      return;
-    case report_format::json:
-      write_json_report(out, model);
-      return;
-    case report_format::csv:
-      write_csv_report(out, model);
-      return;
-    case report_format::markdown:
-      write_markdown_report(out, model);
-      return;
-    case report_format::html:
-      write_html_report(out, model);
-      return;
-  }
+  static constexpr report_detail::format_writers<report_model> kWriters{
+      .console = print_console_report,
+      .json = write_json_report,
+      .csv = write_csv_report,
+      .markdown = write_markdown_report,
+      .html = write_html_report,
+  };
+  kWriters.write(out, model, format, style);
 }
 
 }  // namespace harness

@@ -164,15 +164,7 @@ json options_json(const run_options& o) {
 
 // The setup a workload declared: "per_argument", "per_call", or null.
 json setup_id(setup_kind setup) {
-  switch (setup) {
-    case setup_kind::per_argument:
-      return "per_argument";
-    case setup_kind::per_call:
-      return "per_call";
-    case setup_kind::none:
-      break;
-  }
-  return nullptr;
+  return setup == setup_kind::none ? json(nullptr) : json(id_of(setup));
 }
 
 // Google Benchmark's counters of a row whose real_time is `ns` per call: items_per_second and
