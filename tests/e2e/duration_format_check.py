@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""page.js prints durations as harness::format_seconds does (issue 28).
+"""The HTML pages print durations as harness::format_seconds does (issue 28).
 
-Runs page.js's durationText block (between its "---- durationText:" and "---- end of
+Runs common.js's durationText block (between its "---- durationText:" and "---- end of
 durationText" lines) in headless Chromium over tests/data/duration_cases.json, the cases
 tests/unit/duration_test.cpp prints with the C++ formatter, and fails on any text that differs.
-Usage: duration_format_check.py PAGE_JS CASES_JSON
+Usage: duration_format_check.py COMMON_JS CASES_JSON
 """
 import html
 import json
@@ -63,7 +63,7 @@ def main() -> int:
         return 1
     if failures:
         return 1
-    print(f"PASS: page.js's durationText prints all {len(cases)} cases as the C++ formatter does")
+    print(f"PASS: common.js's durationText prints all {len(cases)} cases as the C++ formatter does")
     return 0
 
 
