@@ -5,9 +5,9 @@
   'use strict';
 
   var dark = H.dark, colour = H.colour, alpha = H.alpha, el = H.el, isNum = H.isNum, num = H.num,
-    sig = H.sig, timeText = H.timeText, ticksTime = H.ticksTime, facts = H.facts, table = H.table,
-    swatch = H.swatch, addChart = H.addChart, axis = H.axis, orderAxis = H.orderAxis, crosses = H.crosses,
-    triangles = H.triangles, drawnCaption = H.drawnCaption;
+    fixedText = H.fixedText, sig = H.sig, timeText = H.timeText, ticksTime = H.ticksTime, facts = H.facts,
+    table = H.table, swatch = H.swatch, addChart = H.addChart, axis = H.axis, orderAxis = H.orderAxis,
+    crosses = H.crosses, triangles = H.triangles, drawnCaption = H.drawnCaption;
 
   // ---- the ab page ---------------------------------------------------------------------------
   // One colour per pair of processes: Okabe and Ito's, the disturbed vermillion left out.
@@ -59,9 +59,9 @@
   };
 
   // A ratio with a fixed number of decimals (5, as the console's floors B/A), so that 1.01 and
-  // 1.01003 read as 1.01000 and 1.01003.
+  // 1.01003 read as 1.01000 and 1.01003; rounded as the console rounds it (fixedText).
   function ratioText(v, decimals) {
-    return isNum(v) ? v.toFixed(decimals === undefined ? 5 : decimals) : '-';
+    return isNum(v) ? fixedText(v, decimals === undefined ? 5 : decimals) : '-';
   }
 
   function sideText(side, mode) {

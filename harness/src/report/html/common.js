@@ -94,7 +94,9 @@
   // toFixed(100) spells out for any duration), to the nearest, ties to even (toFixed rounds them up).
   function fixedDecimals(value, decimals) {
     var negative = value < 0 || Object.is(value, -0);
-    var exact = Math.abs(value).toFixed(100);
+    // (toFixed spells numbers from 1e21 on in exponent form; they are whole, as BigInt spells them.)
+    var exact = Math.abs(value) >= 1e21 ? BigInt(Math.abs(value)).toString() + '.' + '0'.repeat(100)
+      : Math.abs(value).toFixed(100);
     var point = exact.indexOf('.');
     var digits = (exact.slice(0, point) + exact.slice(point + 1, point + 1 + decimals)).split('');
     var rest = exact.slice(point + 1 + decimals);
@@ -140,6 +142,76 @@
     return text + ' ' + units[u][1];
   }
   // ---- end of durationText -------------------------------------------------------------------
+
+  // ---- numbers: harness/src/base/numbers.cpp, step for step ----------------------------------
+  // tests/e2e/duration_format_check.py runs this block (after the durationText one, whose
+  // fixedDecimals it uses) in Chromium over tests/data/number_cases.json, the values the C++ unit
+  // test prints too. Each rounds the double's exact value, ties to even, as fmt does.
+  function notFinite(value) {
+    return value !== value ? 'nan' : value < 0 ? '-inf' : 'inf';
+  }
+  // fmt's {:.Nf}.
+  function fixedText(value, decimals) {
+    return isFinite(value) ? fixedDecimals(value, decimals) : notFinite(value);
+  }
+  // fmt's {:.Ng}: `digits` significant digits (0 counts as 1), trailing zeros dropped, exponent
+  // form below 1e-4 or from 10^digits on.
+  function significantText(value, digits) {
+    if (!isFinite(value)) return notFinite(value);
+    var p = Math.max(1, digits);
+    var a = Math.abs(value);
+    var exact = a >= 1e21 ? BigInt(a).toString() + '.' : a.toFixed(100);
+    var point = exact.indexOf('.');
+    var all = exact.slice(0, point) + exact.slice(point + 1);
+    var first = all.search(/[1-9]/);
+    var d = (first < 0 ? '' : all.slice(first, first + p)).split('');
+    while (d.length < p) d.push('0');
+    var rest = first < 0 ? '' : all.slice(first + p);
+    var exponent = first < 0 ? 0 : point - first - 1;
+    var up = rest[0] > '5' || (rest[0] === '5' && (/[1-9]/.test(rest.slice(1)) || d[p - 1] % 2 === 1));
+    for (var i = p - 1; up && i >= 0; i--) {
+      if (d[i] === '9') {
+        d[i] = '0';
+      } else {
+        d[i] = String(Number(d[i]) + 1);
+        up = false;
+      }
+    }
+    if (up) {
+      d.unshift('1');
+      d.pop();
+      exponent++;
+    }
+    var text;
+    var trim = function (t) {
+      return t.indexOf('.') >= 0 ? t.replace(/0+$/, '').replace(/\.$/, '') : t;
+    };
+    if (exponent < p && exponent >= -4) {
+      text = exponent >= 0 ? d.slice(0, exponent + 1).join('') + '.' + d.slice(exponent + 1).join('')
+        : '0.' + '0'.repeat(-exponent - 1) + d.join('');
+      text = trim(text);
+    } else {
+      var e = Math.abs(exponent);
+      text = trim(d[0] + '.' + d.slice(1).join('')) + 'e' + (exponent < 0 ? '-' : '+') + (e < 10 ? '0' : '') + e;
+    }
+    return (value < 0 || Object.is(value, -0) ? '-' : '') + text;
+  }
+  function percentText(fraction, decimals) {
+    return fixedText(fraction * 100, decimals) + '%';
+  }
+  function changePercentText(percent) {
+    return fixedText(percent, Math.abs(percent) < 0.1 ? 3 : 2);
+  }
+  function amountText(value) {
+    return value === Math.floor(value) && Math.abs(value) < 1e15 ? fixedText(value, 0) : significantText(value, 6);
+  }
+  function frequencyText(hz) {
+    if (hz >= 1e9) return significantText(hz / 1e9, 6) + ' GHz';
+    if (hz >= 1e6) return significantText(hz / 1e6, 7) + ' MHz';
+    if (hz >= 1e3) return significantText(hz / 1e3, 6) + ' kHz';
+    return significantText(hz, 6) + ' Hz';
+  }
+  // ---- end of numbers ------------------------------------------------------------------------
 
   // The unit that puts `ns` (the smallest time shown) at 1 or more: ns, µs, ms or s.
   function unitFor(ns) {
@@ -341,7 +413,9 @@
 
   window.harnessPage = {
     dark: dark, colour: colour, alpha: alpha, el: el, isNum: isNum, num: num, sig: sig,
-    durationText: durationText, unitFor: unitFor, timeText: timeText, rateText: rateText,
+    durationText: durationText, fixedText: fixedText, significantText: significantText,
+    percentText: percentText, changePercentText: changePercentText, amountText: amountText,
+    frequencyText: frequencyText, unitFor: unitFor, timeText: timeText, rateText: rateText,
     ticksTime: ticksTime, facts: facts, table: table, swatch: swatch, addChart: addChart, axis: axis,
     orderAxis: orderAxis, crosses: crosses, triangles: triangles, drawnCaption: drawnCaption, draw: draw
   };
