@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""page.js prints durations as harness::format_seconds does (issue 28).
+"""The HTML pages print durations and numbers as the C++ writers do (issue 28).
 
-Runs page.js's durationText block (between its "---- durationText:" and "---- end of
+Runs common.js's durationText block (between its "---- durationText:" and "---- end of
 durationText" lines) in headless Chromium over tests/data/duration_cases.json, the cases
-tests/unit/duration_test.cpp prints with the C++ formatter, and fails on any text that differs.
-Usage: duration_format_check.py PAGE_JS CASES_JSON
+tests/unit/duration_test.cpp prints with format_seconds; with "numbers", its numbers block too
+(which uses the first) over tests/data/number_cases.json, the cases tests/unit/numbers_test.cpp
+prints with base/numbers.cpp. Fails on any text that differs.
+Usage: duration_format_check.py COMMON_JS CASES_JSON [numbers]
 """
 import html
 import json
@@ -17,15 +19,46 @@ import tempfile
 
 BEGIN = "// ---- durationText:"
 END = "// ---- end of durationText"
+NUMBERS_BEGIN = "// ---- numbers:"
+NUMBERS_END = "// ---- end of numbers"
+# What prints a case: durationText, or the numbers block's function for the case's kind. JSON has
+# no infinity, NaN or negative zero: strings stand for them.
+DURATION_CALL = "durationText(c.seconds === 'inf' ? Infinity : c.seconds, c)"
+NUMBER_CALL = "numberText(c)"
+NUMBER_TEXT = """function numberText(c) {
+  var special = { inf: Infinity, '-inf': -Infinity, nan: NaN, '-0': -0 };
+  var v = typeof c.value === 'string' ? special[c.value] : c.value;
+  switch (c.kind) {
+    case 'fixed': return fixedText(v, c.digits);
+    case 'significant': return significantText(v, c.digits);
+    case 'percent': return percentText(v, c.digits);
+    case 'change_percent': return changePercentText(v);
+    case 'amount': return amountText(v);
+    case 'frequency': return frequencyText(v);
+  }
+  return 'unknown kind ' + c.kind;
+}
+"""
+
+
+def block_of(source, begin, end):
+    if source.count(begin) != 1 or source.count(end) != 1:
+        return None
+    return source[source.index(begin):source.index(end)]
 
 
 def main() -> int:
     page_js, cases_path = sys.argv[1], sys.argv[2]
+    numbers = len(sys.argv) > 3 and sys.argv[3] == "numbers"
     source = pathlib.Path(page_js).read_text(encoding="utf-8")
-    if source.count(BEGIN) != 1 or source.count(END) != 1:
-        print(f"FAIL: {page_js} has no single durationText block ({BEGIN!r} ... {END!r})")
-        return 1
-    block = source[source.index(BEGIN):source.index(END)]
+    block = ""
+    for begin, end in [(BEGIN, END)] + ([(NUMBERS_BEGIN, NUMBERS_END)] if numbers else []):
+        part = block_of(source, begin, end)
+        if part is None:
+            print(f"FAIL: {page_js} has no single block {begin!r} ... {end!r}")
+            return 1
+        block += part
+    what = "numbers block" if numbers else "durationText"
     cases = json.loads(pathlib.Path(cases_path).read_text(encoding="utf-8"))["cases"]
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
@@ -36,10 +69,10 @@ def main() -> int:
         # JSON has no infinity: "inf" stands for it.
         script = (
             "(function () {\n'use strict';\n" + block + "\n"
+            + (NUMBER_TEXT if numbers else "") +
             "var cases = " + json.dumps(cases) + ";\n"
             "var out = cases.map(function (c) {\n"
-            "  var s = c.seconds === 'inf' ? Infinity : c.seconds;\n"
-            "  return durationText(s, c);\n"
+            "  return " + (NUMBER_CALL if numbers else DURATION_CALL) + ";\n"
             "});\n"
             "document.getElementById('out').textContent = JSON.stringify(out);\n"
             "})();\n")
@@ -57,13 +90,13 @@ def main() -> int:
     texts = json.loads(html.unescape(found.group(1)))
     failures = [(c, t) for c, t in zip(cases, texts) if t != c["text"]]
     for c, t in failures:
-        print(f"FAIL: durationText printed {t!r} for {json.dumps(c, ensure_ascii=False)}")
+        print(f"FAIL: the {what} printed {t!r} for {json.dumps(c, ensure_ascii=False)}")
     if len(texts) != len(cases):
         print(f"FAIL: {len(texts)} texts for {len(cases)} cases")
         return 1
     if failures:
         return 1
-    print(f"PASS: page.js's durationText prints all {len(cases)} cases as the C++ formatter does")
+    print(f"PASS: common.js's {what} prints all {len(cases)} cases as the C++ formatter does")
     return 0
 
 

@@ -30,9 +30,14 @@ configure version-4 "$work/chart4.js" "is not Chart.js 3"
 # The embedding step on its own.
 printf '/*! lib v1\n * https://example.org\n * http://example.net\n */\nvar lib = 1;\n' >"$work/lib.js"
 printf 'var page = "ok";\n' >"$work/page.js"
+printf 'var common = 1;\n' >"$work/common.js"
 printf 'body { color: black; }\n' >"$work/page.css"
+# embed CHARTJS PAGE_SCRIPT...: the step over these (comma-separated page scripts).
 embed() {
-  cmake -DOUT="$work/assets.cpp" -DCHARTJS="$1" -DPAGE_JS="$2" -DPAGE_CSS="$work/page.css" \
+  local scripts
+  scripts=$(IFS=,; echo "${*:2}")
+  cmake -DOUT="$work/assets.cpp" -DCHARTJS="$1" -DCOMMON_JS="$work/common.js" \
+    -DPAGE_SCRIPTS="$scripts" -DPAGE_CSS="$work/page.css" \
     -P "$root/cmake/embed_html_assets.cmake" >"$work/out" 2>"$work/err"
 }
 if embed "$work/lib.js" "$work/page.js"; then
@@ -46,6 +51,18 @@ print(bytes(int(h, 16) for h in re.findall(r"\\x([0-9a-f]{2})", open(sys.argv[1]
   else
     fail "embed: the addresses were not cut: $text"
   fi
+  # A page script is found by its page's name, the file's without .js.
+  contains assets.cpp 'if (page == "page") return {page_page_js_bytes' embed-page
+else
+  fail "embed: the step failed"
+  sed 's/^/    | /' "$work/err"
+fi
+# Two pages, each its own script.
+printf 'var other = 2;\n' >"$work/other.js"
+if embed "$work/lib.js" "$work/page.js" "$work/other.js"; then
+  pass
+  contains assets.cpp 'if (page == "page") return {page_page_js_bytes' embed-two-pages
+  contains assets.cpp 'if (page == "other") return {page_other_js_bytes' embed-two-pages
 else
   fail "embed: the step failed"
   sed 's/^/    | /' "$work/err"
@@ -60,6 +77,17 @@ if embed "$work/lib.js" "$work/bad2.js"; then fail "embed: a '<!--' was let thro
 if embed "$work/none.js" "$work/page.js"; then fail "embed: a missing file was let through"; else
   pass
   contains err "does not exist" embed-missing
+fi
+if embed "$work/lib.js" "$work/page.js" "$work/none.js"; then
+  fail "embed: a missing page script was let through"
+else
+  pass
+  contains err "does not exist" embed-missing-page
+fi
+printf 'var bad = 1;\n' >"$work/Bad-Name.js"
+if embed "$work/lib.js" "$work/Bad-Name.js"; then fail "embed: a page named Bad-Name was let through"; else
+  pass
+  contains err "named as its page" embed-bad-name
 fi
 
 echo "html_assets_e2e: $passed passed, $failed failed"

@@ -159,7 +159,7 @@ fi
 
 # The ab page (issue 26): the ratio round by round with the answer's interval, the ratios'
 # histogram and the facts, from a tiny budget. One colour scheme: the dark one's colours are the
-# other pages' (page.js), already drawn in both.
+# other pages' (common.js), already drawn in both.
 if expect 0 ab-html -- ab xor_loop/1000 xor_loop/1100 --warmup 10ms --max-time 200ms \
   -o "$work/ab.html"; then
   check_page ab "$work/ab.html" light

@@ -73,7 +73,7 @@ TEST(FormatDuration, SpellsTheMicrosecondAsAsked) {
   EXPECT_EQ(format_duration(1500ns, micro_spelling::unicode), "1.500 µs");
 }
 
-// tests/data/duration_cases.json: the values page.js's durationText is checked against too
+// tests/data/duration_cases.json: the values common.js's durationText is checked against too
 // (tests/e2e/duration_format_check.py), so the two print every duration alike.
 TEST(FormatSeconds, PrintsEveryCaseThePageDoes) {
   std::ifstream in(std::string(HARNESS_TEST_DATA_DIR) + "/duration_cases.json");

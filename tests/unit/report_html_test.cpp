@@ -6,6 +6,7 @@
 // - `harness report`'s bad inputs are usage errors naming them, and nothing is written;
 // - harness ab's page carries its JSON document (its rounds as the ratios to draw) and a
 //   histogram counted over every round, thinned as the run page above kHtmlMaxDrawn rounds.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -21,6 +22,8 @@
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/report.hpp"
+#include "report/html.hpp"
+#include "report/html_assets.hpp"
 #include "scratch.hpp"
 
 namespace harness {
@@ -112,6 +115,26 @@ TEST(ReportHtml, OneSelfContainedPageWithoutNetworkAddresses) {
   const auto data = data_of(page);
   EXPECT_EQ(data.at("report").at("harness").at("workloads").at(1).at("name"),
             "evil</script><script>alert(1)</script> http://example.com");
+}
+
+// Every page kind has its own script (src/report/html/<kind>.js), and a page carries the common
+// script, then its own, and no other page's.
+TEST(ReportHtml, EachPageCarriesTheCommonScriptAndItsOwn) {
+  for (const auto& row : html::kPageKindNames.rows) {
+    SCOPED_TRACE(row.id);
+    const std::string_view own = html_assets::page_script(row.id);
+    ASSERT_FALSE(own.empty());
+    EXPECT_THAT(own, HasSubstr(fmt::format("H.draw('{}', ", row.id)));
+    const std::string page = html::page(row.value, "title", nlohmann::ordered_json::object());
+    EXPECT_THAT(page, HasSubstr(fmt::format("<script>\n{}\n{}\n</script>",
+                                            html_assets::page_common_js(), own)));
+    for (const auto& other : html::kPageKindNames.rows) {
+      if (other.value != row.value) {
+        EXPECT_THAT(page, Not(HasSubstr(std::string(html_assets::page_script(other.id)))));
+      }
+    }
+  }
+  EXPECT_TRUE(html_assets::page_script("no_such_page").empty());
 }
 
 TEST(ReportHtml, CarriesTheReportAndEverySampleOfASmallRun) {

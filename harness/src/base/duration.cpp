@@ -68,7 +68,7 @@ std::chrono::nanoseconds parse_duration(std::string_view text, std::string_view 
 namespace {
 
 struct duration_unit {
-  double per_second;  // a whole number, so seconds * per_second rounds once, as in page.js
+  double per_second;  // a whole number, so seconds * per_second rounds once, as in common.js
   std::string_view name;
 };
 
@@ -85,7 +85,7 @@ double printed_value(std::string_view text) {
   return value;
 }
 
-// How many decimals `value` gets (page.js counts the integer digits with the same divisions).
+// How many decimals `value` gets (common.js counts the integer digits with the same divisions).
 int duration_decimals(double value, const duration_format& f, bool in_ns) {
   if (f.kind == duration_format::digits_kind::decimals) {
     return in_ns && std::fabs(value) < 1 && value != 0 ? f.digits + 1 : f.digits;

@@ -16,6 +16,7 @@
 #include <ostream>
 #include <string>
 
+#include "base/numbers.hpp"
 #include "cli.hpp"
 #include "harness/clock.hpp"
 #include "harness/clock_survey.hpp"
@@ -32,13 +33,6 @@ namespace {
 std::string human_seconds(double seconds) {
   return format_seconds(
       seconds, {duration_format::digits_kind::significant, 3, true, micro_spelling::unicode});
-}
-
-std::string human_rate(double hz) {
-  if (hz >= 1e9) return fmt::format("{:.6g} GHz", hz / 1e9);
-  if (hz >= 1e6) return fmt::format("{:.7g} MHz", hz / 1e6);
-  if (hz >= 1e3) return fmt::format("{:.6g} kHz", hz / 1e3);
-  return fmt::format("{:.6g} Hz", hz);
 }
 
 std::optional<double> ticks_to_seconds(const clock_source& source,
@@ -189,7 +183,7 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
                declared ? human_seconds(*declared) : "-", resolution_cell(source, *row.resolution),
                step_cell(source, *row.step), granularity_cell(source, *row.granularity),
                read_cost_cell(*row.granularity), to_string(source.kind()),
-               source.is_monotonic() ? "yes" : "no", human_rate(source.ticks_per_second()),
+               source.is_monotonic() ? "yes" : "no", frequency_text(source.ticks_per_second()),
                fmt::format("{}{}", row.cost->pairs, row.cost->bounded_by_time ? "*" : ""));
   }
   fmt::print(out,

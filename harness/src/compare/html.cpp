@@ -1,6 +1,6 @@
 // `harness compare --format html`: the comparison's JSON document (json.cpp, the same fields as
 // --format json) in one self-contained page that draws each workload's two floors with their
-// intervals, and says the verdict beside them (report/html.hpp, src/report/html/page.js).
+// intervals, and says the verdict beside them (report/html.hpp, src/report/html/compare.js).
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>

@@ -7,22 +7,13 @@
 #include <cmath>
 #include <ostream>
 
+#include "base/numbers.hpp"
 #include "harness/ab_report.hpp"
 #include "harness/format_template.hpp"
 #include "report/ab_writers.hpp"
 #include "report/format_writers.hpp"
 
 namespace harness {
-
-namespace {
-
-// A change in percent with two decimals, or three below 0.1% (0.004% is not "0.00%").
-std::string magnitude(double change_percent) {
-  return std::abs(change_percent) < 0.1 ? fmt::format("{:.3f}", change_percent)
-                                        : fmt::format("{:.2f}", change_percent);
-}
-
-}  // namespace
 
 namespace ab_detail {
 
@@ -100,15 +91,16 @@ bool ab_gate_failed(const ab_report& report) {
 
 std::string ab_headline(const ab_interval& interval) {
   const double change = (interval.ratio - 1) * 100;
-  if (change > 0) return fmt::format("B is {}% slower than A", magnitude(change));
-  if (change < 0) return fmt::format("B is {}% faster than A", magnitude(-change));
+  if (change > 0) return fmt::format("B is {}% slower than A", change_percent_text(change));
+  if (change < 0) return fmt::format("B is {}% faster than A", change_percent_text(-change));
   return "B and A take the same time";
 }
 
 std::string ab_change_text(double ratio) {
   const double change = (ratio - 1) * 100;
-  // (not "+" + magnitude(...): GCC 12's -Wrestrict misreads that with -O3, as in the mingw build)
-  return fmt::format("{}{}%", change >= 0 ? "+" : "", magnitude(change));
+  // (not "+" + change_percent_text(...): GCC 12's -Wrestrict misreads that with -O3, as in the
+  // mingw build)
+  return fmt::format("{}{}%", change >= 0 ? "+" : "", change_percent_text(change));
 }
 
 void write_ab_report(std::ostream& out, const ab_report& report, report_format format) {

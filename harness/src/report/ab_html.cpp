@@ -1,6 +1,6 @@
-// The page of `harness ab` (ab_report.hpp; page.js draws it, docs/output.md "harness ab"): the
-// JSON document without its rounds, each pair's round ratios to draw, a histogram of the ratios
-// counted over every round, and the answer in the console's words.
+// The page of `harness ab` (ab_report.hpp; report/html/ab.js draws it, docs/output.md "harness
+// ab"): the JSON document without its rounds, each pair's round ratios to draw, a histogram of the
+// ratios counted over every round, and the answer in the console's words.
 //
 // Made from the JSON document alone, as the run page is (html.cpp), so that a page drawn later
 // from an ab JSON file would be the page the run wrote. As on the run page, what is drawn is

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <ostream>
 
+#include "base/numbers.hpp"
 #include "harness/ab_report.hpp"
 #include "report/ab_writers.hpp"
 
@@ -35,15 +36,15 @@ void print_gbench_console(std::ostream& out, const ab_report& r) {
     if (e.floor_a && e.floor_b) {
       fmt::print(out, "  floors over the run: A {}, B {} per iteration",
                  duration_of(*e.floor_a, 1e9), duration_of(*e.floor_b, 1e9));
-      if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {:.5f}", *fr);
+      if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {}", fixed_text(*fr, 5));
       fmt::print(out, "\n");
     }
     fmt::print(out, "  rounds: {} (ABBA order), {} repetition{} an invocation; stopped: {}",
                p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
                to_string(p.stopped_by));
     if (p.last_half_width) {
-      fmt::print(out, " (half-width {:.3f}% at the last of {} checks, target {:.3f}%)",
-                 *p.last_half_width * 100, p.checks, r.options.target * 100);
+      fmt::print(out, " (half-width {} at the last of {} checks, target {})",
+                 percent_text(*p.last_half_width, 3), p.checks, percent_text(r.options.target, 3));
     }
     fmt::print(out, ", {:.2f} s\n", p.seconds);
   }
@@ -98,7 +99,7 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
       fmt::print(out, "{}floors over the run: A {:.0f} ticks ({}), B {:.0f} ticks ({}) per call",
                  prefix, *e.floor_a, duration_of(*e.floor_a, tps), *e.floor_b,
                  duration_of(*e.floor_b, tps));
-      if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {:.5f}", *fr);
+      if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {}", fixed_text(*fr, 5));
       fmt::print(out, "\n");
     }
     fmt::print(out,
@@ -117,8 +118,8 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
     fmt::print(out, "\n");
     fmt::print(out, "{}stopped: {}", prefix, to_string(p.stopped_by));
     if (p.last_half_width) {
-      fmt::print(out, " (half-width {:.3f}% at the last of {} checks, target {:.3f}%)",
-                 *p.last_half_width * 100, p.checks, r.options.target * 100);
+      fmt::print(out, " (half-width {} at the last of {} checks, target {})",
+                 percent_text(*p.last_half_width, 3), p.checks, percent_text(r.options.target, 3));
     }
     fmt::print(out, ", {:.2f} s of rounds after a {:.2f} s warmup ({} rounds)\n", p.seconds,
                p.warmup_seconds, p.warmup_rounds);
@@ -205,7 +206,7 @@ void write_ab_markdown(std::ostream& out, const ab_report& r) {
     const std::optional<ab_interval>& answer = b.pair.estimate.rounds;
     fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
                cell(side_name(b.pair.a, r.mode)), cell(side_name(b.pair.b, r.mode)),
-               answer ? fmt::format("{:.5f}", answer->ratio) : "n/a",
+               answer ? fixed_text(answer->ratio, 5) : "n/a",
                answer ? percent(answer->ratio) : "n/a", answer ? bounds(*answer) : "n/a",
                b.error      ? "failed"
                : b.decision ? id_of(b.decision->verdict)
@@ -215,8 +216,7 @@ void write_ab_markdown(std::ostream& out, const ab_report& r) {
   if (r.pairs.empty()) return;
   const ab_pair& first = r.pairs.front();
   fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(side_name(first.a, r.mode)),
-             cell(side_name(first.b, r.mode)),
-             r.answer ? fmt::format("{:.5f}", r.answer->ratio) : "n/a",
+             cell(side_name(first.b, r.mode)), r.answer ? fixed_text(r.answer->ratio, 5) : "n/a",
              r.answer ? percent(r.answer->ratio) : "n/a", r.answer ? bounds(*r.answer) : "n/a",
              r.decision ? id_of(r.decision->verdict) : "n/a", total_rounds(r), total_disturbed(r));
 }

@@ -21,8 +21,8 @@
 namespace harness {
 namespace {
 
+using report_detail::opt_percent;
 using report_detail::opt_ticks;
-using report_detail::percent_text;
 using report_detail::ticks_text;
 using report_detail::to_ms;
 
@@ -154,9 +154,9 @@ void print_estimates(std::ostream& out, std::string_view label, const stats::pha
   }
   fmt::print(out, "\n");
   fmt::print(out, "      mean {}, stddev {}, CV {}, MAD {}, p5 {}, p95 {}, spread {} ({} of min)\n",
-             opt_ticks(s.mean, batch), opt_ticks(s.stddev, batch), percent_text(s.cv_percent),
+             opt_ticks(s.mean, batch), opt_ticks(s.stddev, batch), opt_percent(s.cv_percent),
              opt_ticks(s.mad, batch), opt_ticks(s.p5, batch), opt_ticks(s.p95, batch),
-             opt_ticks(s.spread, batch), percent_text(s.spread_percent));
+             opt_ticks(s.spread, batch), opt_percent(s.spread_percent));
   fmt::print(
       out, "      outliers (Tukey): {} low severe, {} low mild, {} high mild, {} high severe",
       s.outliers.low_severe, s.outliers.low_mild, s.outliers.high_mild, s.outliers.high_severe);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/numbers.hpp"
 #include "harness/format_template.hpp"
 #include "harness/report.hpp"
 #include "report/summary.hpp"
@@ -59,12 +60,12 @@ std::string change_text(const workload_analysis& w) {
   if (!w.change) return {};
   const preparation_change& c = *w.change;
   if (!c.floor_changed() && !c.median_changed() && !c.tail_changed()) {
-    return fmt::format("nothing measurable: floor and median within {:.2f}% of unprepared",
-                       c.tolerance * 100);
+    return fmt::format("nothing measurable: floor and median within {} of unprepared",
+                       percent_text(c.tolerance, 2));
   }
   const auto moved = [](double change, bool changed, std::string_view what) {
     if (!changed) return fmt::format("the {} no different", what);
-    return fmt::format("the {} {:.1f}% {}", what, std::abs(change) * 100,
+    return fmt::format("the {} {} {}", what, percent_text(std::abs(change), 1),
                        change < 0 ? "lower" : "higher");
   };
   std::string text = fmt::format("{}{} and {} than unprepared",
@@ -72,9 +73,9 @@ std::string change_text(const workload_analysis& w) {
                                  c.prepared_floor_confirmed ? "" : " (not confirmed)",
                                  moved(c.median_change(), c.median_changed(), "median"));
   if (c.tail_changed() && c.baseline_tail && c.prepared_tail) {
-    text += fmt::format(", the tail {} (p90 {:.1f}% above the floor, against {:.1f}%)",
+    text += fmt::format(", the tail {} (p90 {} above the floor, against {})",
                         *c.prepared_tail < *c.baseline_tail ? "shorter" : "longer",
-                        *c.prepared_tail * 100, *c.baseline_tail * 100);
+                        percent_text(*c.prepared_tail, 1), percent_text(*c.baseline_tail, 1));
   }
   return text;
 }
@@ -193,7 +194,7 @@ void print_short_console_report(std::ostream& out, const report_model& model,
       spreads.push_back(fmt::format("{} {} to {} ({} of the min)", to_string(a->phase->kind),
                                     ticks_text(*a->all.min, a->phase->batch),
                                     ticks_text(*a->all.max, a->phase->batch),
-                                    percent_text(a->all.spread_percent)));
+                                    opt_percent(a->all.spread_percent)));
     }
     if (!spreads.empty()) print_segments(out, line_width(style), "spread", spreads);
     if (first != nullptr) {

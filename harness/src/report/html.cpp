@@ -1,6 +1,6 @@
 // The HTML report: the JSON report (without its per-sample rows) and, per workload, the samples to
 // draw and a histogram of each phase, wrapped in one self-contained page whose script draws the
-// charts (src/report/html/page.js, docs/output.md "HTML").
+// charts (src/report/html/common.js and run.js, docs/output.md "HTML").
 //
 // Both ways to a page go through run_page_data(): from the report model (write_html_report) and
 // from a JSON report read back (write_html_from_json, `harness report`, through the one report
@@ -165,6 +165,9 @@ std::string escape(std::string_view text) {
 }
 
 std::string page(page_kind kind, std::string_view title, const nlohmann::ordered_json& data) {
+  // Each page kind has its script (harness/CMakeLists.txt lists them): one without is a bug.
+  const std::string_view script = html_assets::page_script(to_string(kind));
+  HARNESS_CHECK(!script.empty(), "the HTML page \"{}\" has no script", to_string(kind));
   // Bytes that are not UTF-8 (a workload's error message may hold any) are replaced.
   const std::string text = data.dump(-1, ' ', false, json::error_handler_t::replace);
   std::string safe;
@@ -194,10 +197,11 @@ std::string page(page_kind kind, std::string_view title, const nlohmann::ordered
       "(harness --format json).</p></main>\n"
       "<pre id=\"harness-status\" hidden></pre>\n"
       "<script id=\"harness-data\" type=\"application/json\">{data}</script>\n"
-      "<script>\n{chartjs}\n</script>\n<script>\n{script}\n</script>\n</body>\n</html>\n",
+      "<script>\n{chartjs}\n</script>\n<script>\n{common}\n{script}\n</script>\n</body>\n</html>\n",
       fmt::arg("title", heading), fmt::arg("css", html_assets::page_css()),
       fmt::arg("kind", to_string(kind)), fmt::arg("data", safe),
-      fmt::arg("chartjs", html_assets::chartjs()), fmt::arg("script", html_assets::page_js()));
+      fmt::arg("chartjs", html_assets::chartjs()),
+      fmt::arg("common", html_assets::page_common_js()), fmt::arg("script", script));
 }
 
 }  // namespace html

@@ -23,7 +23,8 @@
 namespace harness::html {
 
 enum class page_kind { run, compare, clocks, ab };
-// The page's body data-page, which page.js reads.
+// The page's body data-page, which the page's script reads; each has its own,
+// src/report/html/<name>.js (after common.js).
 inline constexpr enum_table<page_kind, page_kind::ab> kPageKindNames{{
     {page_kind::run, "run"},
     {page_kind::compare, "compare"},

@@ -9,8 +9,11 @@
 
 namespace harness::html_assets {
 
-std::string_view chartjs() noexcept;   // Chart.js 3, minified, its licence comments kept
-std::string_view page_js() noexcept;   // draws the charts from the page's JSON
+std::string_view chartjs() noexcept;         // Chart.js 3, minified, its licence comments kept
+std::string_view page_common_js() noexcept;  // what every page's script shares (common.js)
+// The script that draws the page `page` (body data-page, html::page_kind's name) from its JSON,
+// after the common one: src/report/html/<page>.js. Empty for a page without one.
+std::string_view page_script(std::string_view page) noexcept;
 std::string_view page_css() noexcept;  // light and dark colour schemes, 390 px to wide
 
 }  // namespace harness::html_assets

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/numbers.hpp"
 #include "harness/duration.hpp"
 #include "harness/format_template.hpp"
 
@@ -36,8 +37,8 @@ std::string opt_ticks(const std::optional<double>& v, std::uint64_t batch) {
   return v ? ticks_text(*v, batch) : std::string("-");
 }
 
-std::string percent_text(const std::optional<double>& p) {
-  return p ? fmt::format("{:.3f}%", *p) : std::string("n/a");
+std::string opt_percent(const std::optional<double>& p) {
+  return p ? fixed_text(*p, 3) + "%" : std::string("n/a");
 }
 
 std::string time_text(double seconds, bool unicode) {
@@ -56,15 +57,16 @@ std::string preparation_sentence(const workload_analysis& w, double slowdown_fac
   } else {
     const preparation_change& c = *w.change;
     const auto moved = [](double change) {
-      return fmt::format("{:.1f}% {}", std::fabs(change) * 100, change < 0 ? "lower" : "higher");
+      return fmt::format("{} {}", percent_text(std::fabs(change), 1),
+                         change < 0 ? "lower" : "higher");
     };
-    const std::string within = fmt::format("within {:.2f}%", c.tolerance * 100);
+    const std::string within = "within " + percent_text(c.tolerance, 2);
     std::string tails;
     if (c.prepared_tail && c.baseline_tail) {
-      tails = fmt::format(
-          ", p90 {:.1f}% above the floor {}", *c.prepared_tail * 100,
-          c.tail_changed() ? fmt::format("instead of {:.1f}%", *c.baseline_tail * 100)
-                           : fmt::format("as in the baseline ({:.1f}%)", *c.baseline_tail * 100));
+      tails = fmt::format(", p90 {} above the floor {}", percent_text(*c.prepared_tail, 1),
+                          c.tail_changed() ? "instead of " + percent_text(*c.baseline_tail, 1)
+                                           : fmt::format("as in the baseline ({})",
+                                                         percent_text(*c.baseline_tail, 1)));
     }
     if (!c.floor_changed() && !c.median_changed() && !c.tail_changed()) {
       text = fmt::format(
@@ -131,8 +133,7 @@ std::vector<std::string> rates_lines(const phase_analysis& a, const workload_res
     if (!figure) return;
     // A whole count as it is (65536, not 65536.0 or 6.5536e+04); a fraction with six digits.
     const double v = *per_call;
-    const std::string amount = v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{:.0f}", v)
-                                                                         : fmt::format("{:.6g}", v);
+    const std::string amount = amount_text(v);
     lines.push_back(fmt::format(
         "throughput ({} {} per call, as declared): {} at the minimum, {} "
         "at the median",
@@ -164,7 +165,7 @@ summary_table summary_of(const report_model& model, bool unicode) {
           opt_ticks(s.median, p.batch),
           opt_ticks(s.max, p.batch),
           opt_ticks(s.spread, p.batch),
-          percent_text(s.spread_percent),
+          opt_percent(s.spread_percent),
           s.min ? time_text(*s.min / ticks_per_second, unicode) : std::string("-"),
           // Another tool's samples (harness gbench) were never checked for disturbances.
           model.run->source ? std::string("-") : fmt::format("{}", p.disturbed_count()),

@@ -80,8 +80,8 @@ double to_ms(double ticks, const clock_source& clock);
 std::string ticks_text(double ticks, std::uint64_t batch);
 // "-" for a figure the samples do not define.
 std::string opt_ticks(const std::optional<double>& v, std::uint64_t batch);
-// "12.345%", or "n/a" for a percentage the samples do not define.
-std::string percent_text(const std::optional<double>& p);
+// A percentage with three decimals, "12.345%", or "n/a" for one the samples do not define.
+std::string opt_percent(const std::optional<double>& p);
 // A time in the unit that puts it in [1, 1000): "402.000 ms", "12.346 µs" ("us" without Unicode);
 // below 1 ns, four decimals: "0.0107 ns".
 std::string time_text(double seconds, bool unicode);
