@@ -33,7 +33,7 @@ test_packages=(
   util-linux                         # setpriv: the end-to-end test runs once as an unprivileged user
   procps                             # pgrep: the e2e tests check that no child of a run is left running
   libbenchmark-tools python3-scipy   # reports e2e: Google Benchmark's compare.py reads harness JSON
-  clang-14 libclang-rt-14-dev        # libFuzzer and sanitizers for the format-template fuzz test
+  clang-14 libclang-rt-14-dev        # libFuzzer and sanitizers: the fuzz targets of every reader
   clang-format-14                    # the style check: every C++ file as .clang-format says
   ccache                             # the consumer test compiles the library once for three builds
   dpkg-dev                           # cpack -G DEB, and dpkg-deb for the package test

@@ -1,6 +1,6 @@
 // Durations: given by people on the command line ("1200ms", "1.5s", "250us", "0"), and printed for
 // people by every writer through one formatter (format_seconds). The HTML page's script mirrors
-// format_seconds exactly (durationText in report/html/page.js); tests/data/duration_cases.json
+// format_seconds exactly (durationText in report/html/common.js); tests/data/duration_cases.json
 // holds the values both are checked against.
 #pragma once
 

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "base/check.hpp"
+#include "base/numbers.hpp"
 #include "harness/ab.hpp"
 #include "harness/statistics.hpp"
 
@@ -35,12 +36,11 @@ std::optional<ab_interval> median_interval(std::vector<double> ratios) {
                      .method = "median of the round ratios, order-statistic interval"};
 }
 
-// "+1.00%", "-0.25%", "+0.004%": a ratio as the change of B's time against A's, two decimals or
-// three below 0.1%.
+// "+1.00%", "-0.25%", "+0.004%": a ratio as the change of B's time against A's, in the decimals
+// of change_percent_text (as the report's ab_change_text spells it).
 std::string change(double ratio) {
   const double percent = (ratio - 1) * 100;
-  return std::abs(percent) < 0.1 ? fmt::format("{:+.3f}%", percent)
-                                 : fmt::format("{:+.2f}%", percent);
+  return fmt::format("{}{}%", percent >= 0 ? "+" : "", change_percent_text(percent));
 }
 
 }  // namespace

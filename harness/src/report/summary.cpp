@@ -132,8 +132,7 @@ std::vector<std::string> rates_lines(const phase_analysis& a, const workload_res
                               human_style style) {
     if (!figure) return;
     // A whole count as it is (65536, not 65536.0 or 6.5536e+04); a fraction with six digits.
-    const double v = *per_call;
-    const std::string amount = amount_text(v);
+    const std::string amount = amount_text(*per_call);
     lines.push_back(fmt::format(
         "throughput ({} {} per call, as declared): {} at the minimum, {} "
         "at the median",
