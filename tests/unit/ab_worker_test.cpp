@@ -286,6 +286,30 @@ TEST(WorkerServe, FailsWhenTheParentGoesAwayWithoutQuit) {
   EXPECT_EQ(cli::serve_worker(in, out, m.host, {}), 1);
 }
 
+// `harness worker` end to end through the machine's standard input (cli::machine::standard_input):
+// the parent's lines in, the answers on stdout, the exit code from how the talk ended.
+TEST(WorkerCommand, ReadsTheParentsLinesFromTheMachinesStandardInput) {
+  testing::fake_machine m;
+  m.input.str("hello 1 exact\noverhead 10\nquit\n");
+  const testing::outcome r = testing::run(m, {"worker"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::StartsWith("ready 1 clock=stepping tps=1000000000 "));
+  EXPECT_THAT(r.out, ::testing::EndsWith("\noverhead 1000\nbye\n"));
+}
+
+TEST(WorkerCommand, ExitsWithTheTalksEnd) {
+  testing::fake_machine gone;
+  gone.input.str("hello 1 exact\n");
+  EXPECT_EQ(testing::run(gone, {"worker"}).code, 1);
+  testing::fake_machine unknown;
+  unknown.input.str("hello 1 nope\n");
+  const testing::outcome r = testing::run(unknown, {"worker"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.out, ::testing::StartsWith("error usage the workload 'nope' matches no workload"));
+  testing::fake_machine silent;
+  EXPECT_EQ(testing::run(silent, {"worker"}).code, 1);
+}
+
 // ---- worker processes, faked in this process --------------------------------------------------
 
 // What a fake child does with one answer of its worker end.

@@ -29,9 +29,10 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
+// tests/data/doctor, named by CMake (not __FILE__, which ccache with CCACHE_BASEDIR makes
+// relative to the build folder).
 const std::filesystem::path& data_dir() {
-  static const std::filesystem::path dir =
-      std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "doctor";
+  static const std::filesystem::path dir = std::filesystem::path(HARNESS_TEST_DATA_DIR) / "doctor";
   return dir;
 }
 

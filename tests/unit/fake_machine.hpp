@@ -1,10 +1,11 @@
 // The machine the command line runs on (cli::machine), faked: a fake OS, a fake clock whose every
 // reading is exact, a doctor, a context and a clock survey that read nothing, an environment of
 // the test's own (`env`, empty: no HARNESS_HISTORY, no HOME), no terminal, an executable of the
-// test's choosing (`executable`, empty: none, so no build is identified), and three workloads of
-// known cost. With it a command goes from the command line to the report reading no real clock,
-// environment variable, file or system path. Paths the command is given (--root, the history) are
-// looked at as they are: a test names files in a folder of its own (scratch.hpp).
+// test's choosing (`executable`, empty: none, so no build is identified), a standard input of the
+// test's (`input`, empty), and three workloads of known cost. With it a command goes from the
+// command line to the report reading no real clock, environment variable, file or system path.
+// Paths the command is given (--root, the history) are looked at as they are: a test names files in
+// a folder of its own (scratch.hpp).
 #pragma once
 
 #include <filesystem>
@@ -42,6 +43,8 @@ struct fake_machine {
   // What the command takes for its own file: the history's build and a worker's are its
   // fingerprint.
   std::filesystem::path executable;
+  // What the command reads on its standard input: `harness worker`'s parent's lines.
+  std::istringstream input;
 
   fake_machine() {
     registry.add(
@@ -106,6 +109,7 @@ struct fake_machine {
     host.inspect_path = [](const std::filesystem::path& path) {
       return platform::inspect_path(path);
     };
+    host.standard_input = [this]() -> std::istream& { return input; };
   }
   fake_machine(const fake_machine&) = delete;
   fake_machine& operator=(const fake_machine&) = delete;

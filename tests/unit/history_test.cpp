@@ -42,6 +42,14 @@ void write(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
+// The moment a record is seen is given (cli/ reads the wall clock); its text is UTC.
+TEST(History, AMomentIsTheGivenSecondsWithTheirUtcText) {
+  EXPECT_EQ(run_history::moment_at(0).text, "1970-01-01T00:00:00Z");
+  const run_history::moment m = run_history::moment_at(1'796'169'600);
+  EXPECT_EQ(m.unix_seconds, 1'796'169'600);
+  EXPECT_EQ(m.text, "2026-12-02T00:00:00Z");
+}
+
 TEST(History, ALowerValueReplacesANearOneRenewsAHigherOneIsIgnored) {
   run_history h;
   h.note_reference("m", 3000, at(100));

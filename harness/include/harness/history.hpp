@@ -47,7 +47,9 @@ class run_history {
     std::int64_t unix_seconds = 0;
     std::string text;
   };
-  static moment now();
+  // The moment `unix_seconds` after the epoch, with its text in UTC ("2026-12-02T18:40:00Z").
+  // The caller reads the wall clock (cli/): nothing in analysis/ does.
+  static moment moment_at(std::int64_t unix_seconds);
 
   // Parses a history file's text; throws usage_error "SOURCE: WHY" when it is not a harness
   // history of a version this build reads, or a record is malformed ("SOURCE: floors[2].batch:

@@ -53,9 +53,9 @@ bool replaces(T recorded, const run_history::moment& seen, T value, const run_hi
 
 }  // namespace
 
-run_history::moment run_history::now() {
-  const std::time_t t = std::time(nullptr);
-  return {static_cast<std::int64_t>(t), fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t))};
+run_history::moment run_history::moment_at(std::int64_t unix_seconds) {
+  const auto t = static_cast<std::time_t>(unix_seconds);
+  return {unix_seconds, fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t))};
 }
 
 run_history run_history::parse(std::string_view json_text, const std::string& source) {

@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <filesystem>
+#include <iostream>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -217,6 +218,7 @@ machine real_machine() {
   m.terminal_columns = [](int fd) { return platform::terminal_columns(fd); };
   m.executable_path = [] { return platform::executable_path(); };
   m.inspect_path = [](const std::filesystem::path& path) { return platform::inspect_path(path); };
+  m.standard_input = []() -> std::istream& { return std::cin; };
   return m;
 }
 

@@ -85,6 +85,8 @@ struct machine {
   // What is at a path, without opening it (platform::inspect_path): `doctor --root` looks at the
   // tree it is given through it.
   std::function<platform::path_facts(const std::filesystem::path&)> inspect_path;
+  // The process's standard input (std::cin): the parent's lines to `harness worker`.
+  std::function<std::istream&()> standard_input;
 };
 machine real_machine();
 

@@ -5,6 +5,7 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <ctime>
 #include <ostream>
 #include <system_error>
 #include <utility>
@@ -19,6 +20,11 @@
 namespace harness::cli {
 
 namespace {
+
+// The wall clock, read here in cli/ (analysis/ reads none): the moment a history record is seen.
+run_history::moment moment_now() {
+  return run_history::moment_at(static_cast<std::int64_t>(std::time(nullptr)));
+}
 
 // Where the history comes from, which decides what a history that cannot be used means.
 enum class history_source {
@@ -138,7 +144,7 @@ std::shared_ptr<history_plan> plan_at(const history_request& request,
   }
   plan->machine = std::move(machine);
   plan->build = file_fingerprint(build_file);
-  plan->at = run_history::now();
+  plan->at = moment_now();
   return plan;
 }
 
@@ -213,7 +219,7 @@ std::uint64_t fastest_reference_of(const workload_result& r) {
 void save_history(history_plan& plan, const run_report& report, std::ostream& err) {
   // Seen now, at the end: a record's hour runs from when the run last saw it, and a long run
   // (a gbench suite can take hours) would otherwise leave records that are already old.
-  const run_history::moment at = run_history::now();
+  const run_history::moment at = moment_now();
   for (const workload_result& r : report.results) {
     if (const std::uint64_t best = fastest_reference_of(r); best > 0)
       plan.records.note_reference(plan.machine, best, at);

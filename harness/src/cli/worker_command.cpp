@@ -4,12 +4,12 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
-#include <iostream>
 #include <istream>
 #include <ostream>
 #include <variant>
 
 #include "ab/worker_protocol.hpp"
+#include "base/numbers.hpp"
 #include "harness/errors.hpp"
 #include "harness/history.hpp"
 #include "harness/log.hpp"
@@ -77,8 +77,8 @@ std::string worker::hello(std::string_view line) {
   const std::string build = build_ ? build_() : std::string();
   side_ = std::make_unique<local_side>(*workload_, *facts_, *os_, build);
   const ab_side_facts& f = side_->facts();
-  logger().info("worker: {} on {} ({:.0f} ticks/s), build {}", f.workload, f.clock,
-                f.ticks_per_second, build);
+  logger().info("worker: {} on {} ({} ticks/s), build {}", f.workload, f.clock,
+                fixed_text(f.ticks_per_second, 0), build);
   return wp::format(wp::ready{.version = wp::kVersion,
                               .clock = f.clock,
                               .ticks_per_second = f.ticks_per_second,
@@ -158,7 +158,7 @@ void add_worker_command(CLI::App& root, context& ctx) {
   cmd->callback([log_level, &ctx] {
     ctx.action = [log_level, &ctx] {
       configure_logging(*log_level, ctx);
-      return serve_worker(std::cin, ctx.out, ctx.host, build_of(ctx.host));
+      return serve_worker(ctx.host.standard_input(), ctx.out, ctx.host, build_of(ctx.host));
     };
   });
 }

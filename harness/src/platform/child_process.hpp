@@ -1,5 +1,5 @@
 // Another program run as a child process, held before it starts so it can be prepared:
-// `harness gbench` (gbench/gbench_run.hpp) runs a Google Benchmark binary this way, and `harness ab
+// `harness gbench` (gbench/gbench_run.cpp) runs a Google Benchmark binary this way, and `harness ab
 // --a BIN --b BIN` its workers (ab/worker_side.hpp), which it talks to.
 //
 // launch() starts the child held at its entry: on Linux a fork that waits on a pipe before it
