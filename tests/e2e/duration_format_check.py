@@ -31,8 +31,12 @@ NUMBER_TEXT = """function numberText(c) {
   switch (c.kind) {
     case 'fixed': return fixedText(v, c.digits);
     case 'significant': return significantText(v, c.digits);
+    case 'signed_fixed': return signedFixedText(v, c.digits);
     case 'percent': return percentText(v, c.digits);
+    case 'percent_significant': return percentSignificantText(v, c.digits);
+    case 'factor': return factorText(v);
     case 'change_percent': return changePercentText(v);
+    case 'signed_change_percent': return signedChangePercentText(v);
     case 'amount': return amountText(v);
     case 'frequency': return frequencyText(v);
   }

@@ -30,7 +30,7 @@ TEST(CliRun, FromTheCommandLineToTheReportOnAFakeMachine) {
   EXPECT_THAT(r.out, HasSubstr("CPU 2: chosen by the test\n"));
   // Every sample is exactly the workload's cost: one read of the clock costs 1000 ticks, which
   // the overhead (measured on the same clock) takes away again.
-  EXPECT_THAT(r.out, HasSubstr("  first call (cold, alone): 100000 ticks  0.100000 ms  (raw "
+  EXPECT_THAT(r.out, HasSubstr("  first call (cold, alone): 100000 ticks  100.000 µs  (raw "
                                "101000, overhead 1000)\n"));
   EXPECT_THAT(r.out, HasSubstr("  baseline: 12 samples in 5 blocks unprepared"));
   EXPECT_THAT(r.out, HasSubstr("  prepared: 12 samples in 5 blocks; timer overhead 1000 ticks"));

@@ -197,8 +197,8 @@ TEST(DefaultClock, IsAnOrderedMonotonicWallClockAndSaysHowTheTscWasCalibrated) {
   EXPECT_THAT(pick.reason, HasSubstr("rdtsc (10.0 ns) its reads may be reordered by the CPU"));
   EXPECT_THAT(pick.reason, HasSubstr("(the test says LFENCE serializes)"));
   EXPECT_THAT(pick.reason, HasSubstr("; TSC rate 3000.000000 MHz calibrated against "
-                                     "CLOCK_MONOTONIC_RAW in 8.0 ms (4 rounds, error within "
-                                     "2.0 ppm)"));
+                                     "CLOCK_MONOTONIC_RAW in 8.00 ms (4 rounds, error within "
+                                     "2.00 ppm)"));
 }
 
 TEST(DefaultClock, AnOsClockNeedsNoTscNote) {

@@ -326,9 +326,9 @@ TEST(CompareRuns, WorkloadsInOneRunOnlyAreListed) {
   EXPECT_EQ(c.only_in_b, std::vector<std::string>{"z"});
   // Rows of the table, after the compared ones.
   const std::string text = text_of(c, {a}, {b});
-  EXPECT_THAT(text, HasSubstr("  y            10     10  1.0000  +0.00%  no difference shown\n"
-                              "  x             -      -       -       -  only in A\n"
-                              "  z             -      -       -       -  only in B\n"));
+  EXPECT_THAT(text, HasSubstr("  y            10     10  1.0000  +0.000%  no difference shown\n"
+                              "  x             -      -       -        -  only in A\n"
+                              "  z             -      -       -        -  only in B\n"));
 }
 
 TEST(CompareRuns, TextNamesTheEstimatorAndTheRunsOwnVerdicts) {
@@ -590,7 +590,7 @@ TEST(CompareRuns, AWorkloadNeverSampledOnASideIsNotCompared) {
   EXPECT_EQ(c.not_compared[0].name, "v");
   EXPECT_EQ(c.not_compared[0].reason, "no prepared phase in b.json (interrupted before it)");
   const std::string text = text_of(c, {a}, {b});
-  EXPECT_THAT(text, HasSubstr("  v             -      -       -       -  not compared\n"));
+  EXPECT_THAT(text, HasSubstr("  v             -      -       -        -  not compared\n"));
   EXPECT_THAT(text, HasSubstr("  v: no prepared phase in b.json (interrupted before it)\n"));
 
   // On both sides, one of them because the workload threw.

@@ -258,11 +258,11 @@ TEST(RunWorkloadErrors, ACountThatCannotBeAnIterationCountFailsTheWorkload) {
   const std::vector<returning> cases = {
       // std::string::find's "not found": 1.8e19 iterations in a 100 ns call.
       {"npos", [](int) { return std::uint64_t{std::string::npos}; }, run_stage::first_call, 0,
-       "it returned 18446744073709551615 iterations a call, and 1 call took at most 1.01e-07 s: "
+       "it returned 18446744073709551615 iterations a call, and 1 call took at most 101 ns: "
        "1.83e+26 iterations a second, more than any CPU does (1e+14)"},
       // 10.2 million in 101 ns (the 100 measured and one clock step): a loop optimised away.
       {"too fast", [](int) { return std::uint64_t{10'200'000}; }, run_stage::first_call, 0,
-       "it returned 10200000 iterations a call, and 1 call took at most 1.01e-07 s: 1.01e+14 "
+       "it returned 10200000 iterations a call, and 1 call took at most 101 ns: 1.01e+14 "
        "iterations a second"},
       // A checksum, or a count that depends on the input: not the first call's.
       {"changes", [](int call) { return std::uint64_t(100 + call / 2); }, run_stage::baseline, 1,

@@ -45,7 +45,7 @@ TEST(Floor, TwoAgreeingBlocksFarApartConfirm) {
   // The lowest block's own pairs come first; block 1 (0-based) is 0.1 s from block 0.
   EXPECT_EQ(*c.confirmed_by, std::make_pair(std::size_t{0}, std::size_t{1}));
   EXPECT_TRUE(c.findings.empty());
-  EXPECT_EQ(c.reason, "blocks 1 and 2 (0.10 s apart) agree within 500 (0.05%)");
+  EXPECT_EQ(c.reason, "blocks 1 and 2 (100 ms apart) agree within 500 (0.05%)");
   EXPECT_TRUE(c.recommendation.empty());
 }
 

@@ -37,10 +37,18 @@ TEST(NumberText, PrintsEveryCaseThePageDoes) {
       text = fixed_text(v, c.at("digits"));
     } else if (kind == "significant") {
       text = significant_text(v, c.at("digits"));
+    } else if (kind == "signed_fixed") {
+      text = signed_fixed_text(v, c.at("digits"));
     } else if (kind == "percent") {
       text = percent_text(v, c.at("digits"));
+    } else if (kind == "percent_significant") {
+      text = percent_significant_text(v, c.at("digits"));
+    } else if (kind == "factor") {
+      text = factor_text(v);
     } else if (kind == "change_percent") {
       text = change_percent_text(v);
+    } else if (kind == "signed_change_percent") {
+      text = signed_change_percent_text(v);
     } else if (kind == "amount") {
       text = amount_text(v);
     } else {
@@ -58,6 +66,13 @@ TEST(NumberText, SpellsEachKindAsItsHeaderSays) {
   EXPECT_EQ(percent_text(0.01234, 1), "1.2%");
   EXPECT_EQ(change_percent_text(0.042), "0.042");
   EXPECT_EQ(change_percent_text(-1.25), "-1.25");
+  EXPECT_EQ(signed_fixed_text(0.125, 3), "+0.125");
+  EXPECT_EQ(signed_fixed_text(-0.125, 3), "-0.125");
+  EXPECT_EQ(percent_significant_text(0.0005, 3), "0.05%");
+  EXPECT_EQ(percent_significant_text(0.025, 6), "2.5%");
+  EXPECT_EQ(factor_text(1.3), "1.30x");
+  EXPECT_EQ(signed_change_percent_text(0.042), "+0.042%");
+  EXPECT_EQ(signed_change_percent_text(-1.25), "-1.25%");
   EXPECT_EQ(amount_text(1200), "1200");
   EXPECT_EQ(amount_text(2.5), "2.5");
   EXPECT_EQ(amount_text(1.5e15), "1.5e+15");

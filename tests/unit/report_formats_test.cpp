@@ -614,9 +614,9 @@ TEST(Progress, ShowRewritesTheLineWithTheRunnersProgress) {
   EXPECT_EQ(terminal.str(), "\r\x1b[K[2/3] xor_loop: prepared samples 120/1000 ...");
   terminal.str("");
   sink.show(progress_text({"xor_loop", "warmup", 55, 0, 0.5, 1.2}));
-  EXPECT_EQ(terminal.str(), "\r\x1b[K[2/3] xor_loop: warmup 0.5 of 1.2 s ...");
+  EXPECT_EQ(terminal.str(), "\r\x1b[K[2/3] xor_loop: warmup 500 ms of 1.20 s ...");
   EXPECT_EQ(progress_text({"w", "prepared samples", 1520, 0, 3.2, 10.0}),
-            "w: prepared samples 1520 (3.2 of at most 10.0 s)");
+            "w: prepared samples 1520 (3.20 s of at most 10.0 s)");
   EXPECT_EQ(progress_text({"w", "prepared samples", 7, 0, 0.1, 0.0}), "w: prepared samples 7");
   EXPECT_EQ(progress_text({.workload = "w", .stage = "cold first call"}), "w: cold first call");
   progress_sink off(next, terminal, false, 0);

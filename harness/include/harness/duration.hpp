@@ -38,6 +38,12 @@ struct duration_format {
   micro_spelling micro = micro_spelling::unicode;
 };
 
+// How a span of wall time prints where no terminal's spelling is known (progress lines, the
+// doctor's facts, a floor's reason): three significant digits, "300 ms", "1.50 s", "12.3 s", and
+// "us" for microseconds, as the options accept it.
+inline constexpr duration_format kSpanFormat{duration_format::digits_kind::significant, 3, false,
+                                             micro_spelling::ascii};
+
 // "2.500 µs", "12.3 ms", "1.5 s": a duration in seconds for people; "n/a" when not finite.
 std::string format_seconds(double seconds, const duration_format& format);
 

@@ -36,11 +36,10 @@ std::optional<ab_interval> median_interval(std::vector<double> ratios) {
                      .method = "median of the round ratios, order-statistic interval"};
 }
 
-// "+1.00%", "-0.25%", "+0.004%": a ratio as the change of B's time against A's, in the decimals
-// of change_percent_text (as the report's ab_change_text spells it).
+// "+1.00%", "-0.25%", "+0.004%": a ratio as the change of B's time against A's (as the report's
+// ab_change_text spells it).
 std::string change(double ratio) {
-  const double percent = (ratio - 1) * 100;
-  return fmt::format("{}{}%", percent >= 0 ? "+" : "", change_percent_text(percent));
+  return signed_change_percent_text((ratio - 1) * 100);
 }
 
 }  // namespace
@@ -133,7 +132,7 @@ ab_decision decide(const ab_interval& interval, double threshold,
   ab_decision d;
   const std::string bounds =
       fmt::format("[{}, {}]", change(interval.lower), change(interval.upper));
-  const std::string limit = fmt::format("{:.2f}%", threshold * 100);
+  const std::string limit = percent_text(threshold, 2);
   if (interval.lower > 1 + threshold) {
     d.verdict = ab_verdict::slower;
     d.reason = fmt::format("the interval {} lies above +{}, the threshold", bounds, limit);
@@ -152,10 +151,9 @@ ab_decision decide(const ab_interval& interval, double threshold,
   }
   if (fail_if_slower && interval.lower > 1 + *fail_if_slower) {
     d.gate_failed = true;
-    d.reason += fmt::format(
-        "; B is slower than A by more than {:.2f}% with 95% confidence "
-        "(--fail-if-slower)",
-        *fail_if_slower * 100);
+    d.reason +=
+        fmt::format("; B is slower than A by more than {} with 95% confidence (--fail-if-slower)",
+                    percent_text(*fail_if_slower, 2));
   }
   return d;
 }

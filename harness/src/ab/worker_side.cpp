@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "base/check.hpp"
+#include "base/numbers.hpp"
 #include "harness/duration.hpp"
 #include "harness/errors.hpp"
 #include "harness/log.hpp"
@@ -170,9 +171,9 @@ void worker_side::hello(std::string_view workload, std::string_view clock) {
   facts_.ticks_per_second = ready_.ticks_per_second;
   facts_.clock_step = ready_.step;
   facts_.granularity = ready_.granularity;
-  logger().info("{}: ready, pid {}, {} on {} ({:.0f} ticks/s), build {}, harness {}", name_,
-                child_->id(), ready_.workload, ready_.clock, ready_.ticks_per_second, ready_.build,
-                ready_.harness.empty() ? "unknown" : ready_.harness);
+  logger().info("{}: ready, pid {}, {} on {} ({} ticks/s), build {}, harness {}", name_,
+                child_->id(), ready_.workload, ready_.clock, fixed_text(ready_.ticks_per_second, 0),
+                ready_.build, ready_.harness.empty() ? "unknown" : ready_.harness);
 }
 
 std::uint64_t worker_side::measure_overhead(std::size_t samples) {

@@ -37,9 +37,9 @@ stop_decision auto_sampling_target_reached(const phase_statistics& s, double tar
                            percent(*d.relative_width), percent(target_relative_width));
   } else if (granularity > 0 && ci.width() <= granularity) {
     d.target_reached = true;
-    d.reason = fmt::format(
-        "the minimum's 95% interval is {:.3g} clock steps wide: it cannot shrink further",
-        ci.width() / granularity);
+    d.reason =
+        fmt::format("the minimum's 95% interval is {} clock steps wide: it cannot shrink further",
+                    significant_text(ci.width() / granularity, 3));
   } else if (d.relative_width) {
     d.reason = fmt::format("the minimum's 95% interval is {} of it wide, wider than the target {}",
                            percent(*d.relative_width), percent(target_relative_width));

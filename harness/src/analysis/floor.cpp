@@ -8,6 +8,8 @@
 #include <cmath>
 
 #include "base/check.hpp"
+#include "base/numbers.hpp"
+#include "harness/duration.hpp"
 
 namespace harness {
 namespace {
@@ -15,12 +17,12 @@ namespace {
 // Whole ticks print whole; per-call figures of a batch keep two decimals, or three significant
 // digits below one tick (a tolerance of 0.0015 ticks per call is not "0.00").
 std::string figure(double v) {
-  if (v == std::floor(v)) return fmt::format("{:.0f}", v);
-  return std::fabs(v) >= 1 ? fmt::format("{:.2f}", v) : fmt::format("{:.3g}", v);
+  if (v == std::floor(v)) return fixed_text(v, 0);
+  return std::fabs(v) >= 1 ? fixed_text(v, 2) : significant_text(v, 3);
 }
 
 std::string percent_above(double value, double reference) {
-  return fmt::format("{:.2f}%", (value / reference - 1) * 100);
+  return percent_text(value / reference - 1, 2);
 }
 
 // "blocks 1, 3 and 4" (1-based, as people count them).
@@ -111,10 +113,10 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
     why.push_back("only one block was taken, so nothing confirms its minimum");
   } else if (c.agreeing.size() < 2) {
     c.findings.push_back(floor_finding::no_agreement);
-    why.push_back(
-        fmt::format("no other block came within {} ({:.3g}%) of the lowest minimum {} (block {})",
-                    figure(c.tolerance), 100 * c.tolerance / std::fabs(c.floor), figure(c.floor),
-                    c.floor_block + 1));
+    why.push_back(fmt::format(
+        "no other block came within {} ({}) of the lowest minimum {} (block {})",
+        figure(c.tolerance), percent_significant_text(c.tolerance / std::fabs(c.floor), 3),
+        figure(c.floor), c.floor_block + 1));
   } else if (!far_pair) {
     c.findings.push_back(floor_finding::too_close);
     why.push_back(fmt::format(
@@ -155,9 +157,10 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
       c.floor < *context.remembered_floor - c.tolerance) {
     c.findings.push_back(floor_finding::below_remembered);
     why.push_back(fmt::format(
-        "the floor lies {:.2f}% below the {} earlier runs of this build showed on this machine: "
-        "no other process reached it yet (they were slower, or the host is faster now)",
-        (1 - c.floor / *context.remembered_floor) * 100, figure(*context.remembered_floor)));
+        "the floor lies {} below the {} earlier runs of this build showed on this machine: no "
+        "other process reached it yet (they were slower, or the host is faster now)",
+        percent_text(1 - c.floor / *context.remembered_floor, 2),
+        figure(*context.remembered_floor)));
   }
   if (context.remembers_floors && !context.remembered_floor) {
     c.findings.push_back(floor_finding::first_of_build);
@@ -173,9 +176,10 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
     if (context.fastest_reference) checks += ", at the fastest reference-loop speed known";
     if (context.baseline_floor) checks += ", not above the baseline's floor";
     if (context.remembered_floor) checks += ", agreeing with the floor this build showed before";
-    c.reason = fmt::format("blocks {} and {} ({:.2f} s apart) agree within {} ({:.3g}%){}", i + 1,
-                           j + 1, std::fabs(blocks[j].start_seconds - blocks[i].start_seconds),
-                           figure(c.tolerance), 100 * c.tolerance / std::fabs(c.floor), checks);
+    c.reason = fmt::format(
+        "blocks {} and {} ({} apart) agree within {} ({}){}", i + 1, j + 1,
+        format_seconds(std::fabs(blocks[j].start_seconds - blocks[i].start_seconds), kSpanFormat),
+        figure(c.tolerance), percent_significant_text(c.tolerance / std::fabs(c.floor), 3), checks);
     return c;
   }
   c.reason = fmt::format("{}", fmt::join(why, "; "));

@@ -8,13 +8,13 @@
 
 #include <string>
 
-#include <fmt/format.h>
+#include "base/numbers.hpp"
 
 namespace harness::stats::detail {
 
 // A fraction as a percentage with three significant digits: 0.00123 -> "0.123%".
 inline std::string percent(double fraction) {
-  return fmt::format("{:.3g}%", 100 * fraction);
+  return percent_significant_text(fraction, 3);
 }
 
 }  // namespace harness::stats::detail

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/numbers.hpp"
 #include "harness/analysis.hpp"
 #include "harness/statistics.hpp"
 
@@ -118,12 +119,12 @@ trust_note judge_trust(const workload_analysis& w, const run_report& run) {
   if (prepared->learning) {
     const learning_finding& l = *prepared->learning;
     const std::string seen =
-        l.falling ? fmt::format("{} of {} blocks after a gap started {:.0f}% slower and fell back",
-                                l.blocks_falling, l.blocks_examined, l.median_drop * 100)
+        l.falling ? fmt::format("{} of {} blocks after a gap started {} slower and fell back",
+                                l.blocks_falling, l.blocks_examined, percent_text(l.median_drop, 0))
                   : fmt::format(
-                        "the first block, right after the warmup, ran {:.0f}% below every one "
+                        "the first block, right after the warmup, ran {} below every one "
                         "of the {} blocks after a gap",
-                        l.first_block_lead * 100, l.blocks_examined);
+                        percent_text(l.first_block_lead, 0), l.blocks_examined);
     t.text = fmt::format(
         "the workload speeds up with repetition: {} (a branch predictor or cache trained by the "
         "same input). The trained speed is the floor here; a caller with fresh data sees the "
@@ -143,9 +144,9 @@ trust_note judge_trust(const workload_analysis& w, const run_report& run) {
   const double factor = run.options.tuning.host_slowdown_factor;
   if (w.host_speed && w.host_speed->ratio > factor) {
     t.text = fmt::format(
-        "the CPU ran the reference loop {:.2f}x slower in the {} phase: a slowed host or a lower "
+        "the CPU ran the reference loop {} slower in the {} phase: a slowed host or a lower "
         "clock, so the phases do not compare directly",
-        w.host_speed->ratio, w.host_speed->baseline_slower ? "baseline" : "prepared");
+        factor_text(w.host_speed->ratio), w.host_speed->baseline_slower ? "baseline" : "prepared");
     t.next = fmt::format("{} doctor", run.program);
     return t;
   }

@@ -70,16 +70,16 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
   }
   if (c.granularity > 0 && *s.spread <= kStableSpreadSteps * c.granularity) {
     return {stability::stable,
-            fmt::format("all {} samples lie within {:.3g} clock steps of each other", n,
-                        *s.spread / c.granularity),
+            fmt::format("all {} samples lie within {} clock steps of each other", n,
+                        significant_text(*s.spread / c.granularity, 3)),
             "none needed: the clock's granularity, not noise, bounds the figure; run more calls "
             "per sample (--batch) to resolve it further"};
   }
   if (*s.min <= 0) {
     return {stability::unstable,
-            fmt::format("the minimum is {:.4g}, not above zero, so no relative figure means "
+            fmt::format("the minimum is {}, not above zero, so no relative figure means "
                         "anything: the workload is as short as the timer's own cost varies",
-                        *s.min),
+                        significant_text(*s.min, 4)),
             "run more calls per sample (--batch K, or a larger --min-sample-time)"};
   }
   const estimate floor_ci = *floor_estimate(s, c.granularity);  // n >= 2
@@ -100,12 +100,13 @@ verdict judge(const phase_statistics& s, const disturbance_counts& c) {
     return {stability::noisy, describe_disturbed(n, c), "take more samples and read the minimum"};
   }
   if (s.drift && s.drift->significant && std::fabs(s.drift->spearman_rho) >= kDriftMinAbsRho) {
-    return {stability::noisy,
-            fmt::format("the values trend {} with sampling order (Spearman rho {:.2f}, p {:.2g})",
-                        s.drift->spearman_rho > 0 ? "upwards" : "downwards", s.drift->spearman_rho,
-                        *s.drift->p_value),
-            "warm up longer (--warmup) and check that the workload carries no state from one "
-            "sample to the next"};
+    return {
+        stability::noisy,
+        fmt::format("the values trend {} with sampling order (Spearman rho {}, p {})",
+                    s.drift->spearman_rho > 0 ? "upwards" : "downwards",
+                    fixed_text(s.drift->spearman_rho, 2), significant_text(*s.drift->p_value, 2)),
+        "warm up longer (--warmup) and check that the workload carries no state from one "
+        "sample to the next"};
   }
   if (ci_width > kStableMinCiWidth) {
     return {

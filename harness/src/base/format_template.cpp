@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "base/check.hpp"
+#include "base/numbers.hpp"
 #include "harness/duration.hpp"
 
 namespace harness {
@@ -87,18 +88,15 @@ void append_human_real(std::string& out, double value, human_style style) {
       fmt::format_to(std::back_inserter(out), "{}", value);
       return;
     case human_style::grouped: {
-      std::string rounded = fmt::format("{:.0f}", value);
+      std::string rounded = fixed_text(value, 0);
       if (rounded == "-0") rounded = "0";
       out += group_thousands(rounded);
       return;
     }
     case human_style::two_decimals:
       // Below 0.1, two decimals would drop digits a short phase's figure needs.
-      if (value == 0 || std::fabs(value) >= 0.1) {
-        fmt::format_to(std::back_inserter(out), "{:.2f}", value);
-      } else {
-        fmt::format_to(std::back_inserter(out), "{:.3g}", value);
-      }
+      out +=
+          value == 0 || std::fabs(value) >= 0.1 ? fixed_text(value, 2) : significant_text(value, 3);
       return;
     case human_style::duration:
       // About three significant digits: what a person compares at a glance.
@@ -106,7 +104,7 @@ void append_human_real(std::string& out, double value, human_style style) {
           value, {duration_format::digits_kind::significant, 3, false, micro_spelling::unicode});
       return;
     case human_style::percent:
-      fmt::format_to(std::back_inserter(out), "{:.2f}%", value * 100.0);
+      out += percent_text(value, 2);
       return;
     case human_style::item_rate:
       append_rate(out, value, false);

@@ -16,12 +16,29 @@ std::string significant_text(double value, int digits) {
   return fmt::format("{:.{}g}", value, digits);
 }
 
+std::string signed_fixed_text(double value, int decimals) {
+  return fmt::format("{:+.{}f}", value, decimals);
+}
+
 std::string percent_text(double fraction, int decimals) {
   return fixed_text(fraction * 100, decimals) + "%";
 }
 
+std::string percent_significant_text(double fraction, int digits) {
+  return significant_text(fraction * 100, digits) + "%";
+}
+
+std::string factor_text(double ratio) {
+  return fixed_text(ratio, 2) + "x";
+}
+
 std::string change_percent_text(double percent) {
   return fixed_text(percent, std::fabs(percent) < 0.1 ? 3 : 2);
+}
+
+std::string signed_change_percent_text(double percent) {
+  // fmt, not "+" + change_percent_text(...): GCC 12's -Wrestrict misreads the latter at -O3.
+  return fmt::format("{}{}%", std::signbit(percent) ? "" : "+", change_percent_text(percent));
 }
 
 std::string amount_text(double value) {

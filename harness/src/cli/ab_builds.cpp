@@ -15,6 +15,7 @@
 
 #include "ab/worker_side.hpp"
 #include "ab_command.hpp"
+#include "base/numbers.hpp"
 #include "cli.hpp"
 #include "harness/doctor.hpp"
 #include "harness/errors.hpp"
@@ -126,11 +127,12 @@ void check_comparable(const worker_side& a, const worker_side& b) {
                             std::max(ra.ticks_per_second, rb.ticks_per_second);
   if (!(difference <= kRateTolerance)) {
     throw usage_error(fmt::format(
-        "the two workers' {} runs at different rates: {} {:.0f} ticks/s, {} {:.0f} ticks/s, "
-        "{:.3f}% apart, more than the {:.1f}% two readings of one counter may differ by; give "
-        "--clock with another clock (harness clocks lists them)",
-        ra.clock, a.name(), ra.ticks_per_second, b.name(), rb.ticks_per_second, difference * 100,
-        kRateTolerance * 100));
+        "the two workers' {} runs at different rates: {} {} ticks/s, {} {} ticks/s, {} apart, "
+        "more than the {} two readings of one counter may differ by; give --clock with another "
+        "clock (harness clocks lists them)",
+        ra.clock, a.name(), fixed_text(ra.ticks_per_second, 0), b.name(),
+        fixed_text(rb.ticks_per_second, 0), percent_text(difference, 3),
+        percent_text(kRateTolerance, 1)));
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "ab/local_side.hpp"
 #include "ab_command.hpp"
+#include "base/numbers.hpp"
 #include "cli.hpp"
 #include "cli/output_file.hpp"
 #include "harness/ab.hpp"
@@ -49,9 +50,10 @@ workload_instance one_workload(const workload_registry& registry, const std::str
 }
 
 std::string progress_line(const ab_progress& p) {
-  std::string text = fmt::format("ab: {} {}, {:.1f} s of {:.1f} s", p.stage, p.rounds,
-                                 p.elapsed_seconds, p.budget_seconds);
-  if (p.half_width) text += fmt::format(", half-width {:.3f}%", *p.half_width * 100);
+  std::string text = fmt::format("ab: {} {}, {} of {}", p.stage, p.rounds,
+                                 format_seconds(p.elapsed_seconds, kSpanFormat),
+                                 format_seconds(p.budget_seconds, kSpanFormat));
+  if (p.half_width) text += fmt::format(", half-width {}", percent_text(*p.half_width, 3));
   return text;
 }
 

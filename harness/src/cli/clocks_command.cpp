@@ -54,15 +54,15 @@ std::string step_cell(const clock_source& source, const step_estimate& s) {
 // The granularity in ticks may be fractional (20.96 ticks for a 10 ns quantum of a 2.096 GHz TSC).
 std::string granularity_cell(const clock_source& source, const clock_granularity& g) {
   if (!g.granularity_ticks) return fmt::format("none in {}", human_seconds(g.searched_seconds));
-  return fmt::format("{} ({:.4g} t)",
-                     human_seconds(*g.granularity_ticks / source.ticks_per_second()),
-                     *g.granularity_ticks);
+  return fmt::format("{} ({} t)", human_seconds(*g.granularity_ticks / source.ticks_per_second()),
+                     significant_text(*g.granularity_ticks, 4));
 }
 
 // Ticks between two back-to-back reads; "~" marks a timed cost (ns a call x ticks/s), the clock
 // being too coarse to count one.
 std::string read_cost_cell(const clock_granularity& g) {
-  return fmt::format("{}{:.3g}", g.read_cost_counted ? "" : "~", g.read_cost_ticks);
+  return fmt::format("{}{}", g.read_cost_counted ? "" : "~",
+                     significant_text(g.read_cost_ticks, 3));
 }
 
 nlohmann::json optional_json(const std::optional<double>& value) {
@@ -178,8 +178,8 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
       continue;
     }
     const auto declared = source.declared_resolution();
-    fmt::print(out, fmt::runtime(line), source.name(), fmt::format("{:.1f}", row.cost->ns_per_call),
-               row.percent_of_cheapest ? fmt::format("{:.0f}%", *row.percent_of_cheapest) : "-",
+    fmt::print(out, fmt::runtime(line), source.name(), fixed_text(row.cost->ns_per_call, 1),
+               row.percent_of_cheapest ? fixed_text(*row.percent_of_cheapest, 0) + "%" : "-",
                declared ? human_seconds(*declared) : "-", resolution_cell(source, *row.resolution),
                step_cell(source, *row.step), granularity_cell(source, *row.granularity),
                read_cost_cell(*row.granularity), to_string(source.kind()),
@@ -198,10 +198,10 @@ void print_table(std::ostream& out, const std::vector<clock_survey_row>& rows,
   }
   if (const auto c = host.calibration()) {
     fmt::print(out,
-               "\nTSC calibration: {:.6f} MHz against {}, error within {:.2f} ppm, {} rounds in "
-               "{:.1f} ms{}\n",
-               c->ticks_per_second / 1e6, c->reference, c->error_ppm, c->rounds,
-               c->duration_seconds * 1e3, c->converged ? "" : " (not converged in the time limit)");
+               "\nTSC calibration: {} MHz against {}, error within {} ppm, {} rounds in {}{}\n",
+               fixed_text(c->ticks_per_second / 1e6, 6), c->reference, fixed_text(c->error_ppm, 2),
+               c->rounds, format_seconds(c->duration_seconds, kSpanFormat),
+               c->converged ? "" : " (not converged in the time limit)");
   }
   fmt::print(out, "\nDefault sampling clock: {}\n  because {}\n", host.clock("").name(),
              host.default_clock_reason());

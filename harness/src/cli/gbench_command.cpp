@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "ab_command.hpp"
+#include "base/numbers.hpp"
 #include "cli.hpp"
 #include "cli/output_file.hpp"
 #include "gbench/gbench.hpp"
@@ -333,8 +334,9 @@ int gbench_vs_action(const gbench_flags& f, context& ctx) {
   flags += " --benchmark_filter=^NAME$";
   report.plan = fmt::format(
       "each invocation {}{}; a round: one invocation of each binary, ABBA; per benchmark until "
-      "the interval's half-width is under {:.3g}% or {} passes; pin: {}; priority: {}",
-      s.args.empty() ? "" : quoted_command(s.args) + " ", flags, s.options.target * 100,
+      "the interval's half-width is under {} or {} passes; pin: {}; priority: {}",
+      s.args.empty() ? "" : quoted_command(s.args) + " ", flags,
+      percent_significant_text(s.options.target, 3),
       format_duration(s.options.max_time, micro_spelling::ascii),
       s.options.cpu ? fmt::format("CPU {}", *s.options.cpu) : std::string("off"),
       platform::to_string(s.options.priority));

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "base/numbers.hpp"
 #include "cli.hpp"
 #include "harness/duration.hpp"
 #include "harness/errors.hpp"
@@ -58,8 +59,8 @@ double parse_percentage(const std::string& text, std::string_view option, bool z
   if (number && !percent_sign && in_range) {
     throw usage_error(fmt::format(
         "{}: invalid value '{}': give a percentage with its percent sign: {}% for {} percent, or "
-        "{:g}% for the fraction {}",
-        option, text, text, text, percent * 100, text));
+        "{} for the fraction {}",
+        option, text, text, text, percent_significant_text(percent, 6), text));
   }
   if (!number || !percent_sign || !in_range) {
     throw usage_error(fmt::format("{}: invalid value '{}': expected {}", option, text, expected));

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <chrono>
 
+#include "base/numbers.hpp"
 #include "clocks/clock_lookup.hpp"
 #include "clocks/default_choice.hpp"
 #include "clocks/tsc.hpp"
 #include "harness/clock_survey.hpp"
+#include "harness/duration.hpp"
 
 namespace harness::clocks {
 
@@ -18,6 +20,11 @@ double negligible_ns() {
   return kShortestSampleNs * kNegligibleFraction;
 }
 
+// A cost or step in nanoseconds, one decimal: "25.3 ns".
+std::string ns_text(double ns) {
+  return fixed_text(ns, 1) + " ns";
+}
+
 // Why a candidate fails the rule, or empty when it qualifies.
 std::string exclusion(const default_candidate& c) {
   if (!c.available) return "unavailable";
@@ -25,9 +32,9 @@ std::string exclusion(const default_candidate& c) {
   if (!c.monotonic) return "not monotonic";
   if (!c.in_order) return "its reads may be reordered by the CPU";
   if (!c.cost_ns) return "not measured";
-  if (*c.cost_ns > negligible_ns()) return fmt::format("costs {:.1f} ns a call", *c.cost_ns);
+  if (*c.cost_ns > negligible_ns()) return "costs " + ns_text(*c.cost_ns) + " a call";
   if (!c.step_ns) return "showed no step within the probe";
-  if (*c.step_ns > negligible_ns()) return fmt::format("steps by {:.1f} ns", *c.step_ns);
+  if (*c.step_ns > negligible_ns()) return "steps by " + ns_text(*c.step_ns);
   return {};
 }
 
@@ -41,9 +48,9 @@ default_choice choose_default(std::span<const default_candidate> candidates) {
   default_choice choice;
   if (!cheapest) {
     choice.reason = fmt::format(
-        "no monotonic wall-clock source that reads in order had both call cost and step under "
-        "{:.0f} ns",
-        negligible_ns());
+        "no monotonic wall-clock source that reads in order had both call cost and step under {} "
+        "ns",
+        fixed_text(negligible_ns(), 0));
     return choice;
   }
   for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -54,19 +61,21 @@ default_choice choose_default(std::span<const default_candidate> candidates) {
   }
   const default_candidate& chosen = candidates[*choice.index];
   choice.reason = fmt::format(
-      "{}: the cheapest monotonic wall-clock source that reads in order, at {:.1f} ns a call with "
-      "a {:.1f} ns step, both under {:.0f} ns ({:.0f}% of a {:.0f} us sample)",
-      chosen.name, *chosen.cost_ns, *chosen.step_ns, negligible_ns(), kNegligibleFraction * 100,
-      kShortestSampleNs / 1000);
+      "{}: the cheapest monotonic wall-clock source that reads in order, at {} a call with a {} "
+      "step, both under {} ns ({} of a {} us sample)",
+      chosen.name, ns_text(*chosen.cost_ns), ns_text(*chosen.step_ns),
+      fixed_text(negligible_ns(), 0), percent_text(kNegligibleFraction, 0),
+      fixed_text(kShortestSampleNs / 1000, 0));
   std::vector<std::string> passed_over;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const auto& c = candidates[i];
     if (i == *choice.index || !c.cost_ns || *c.cost_ns >= *chosen.cost_ns) continue;
     std::string why = exclusion(c);
     if (why.empty()) {
-      why = fmt::format("within {:.0f}x, and {} comes first", kCostTieRatio, chosen.name);
+      why =
+          fmt::format("within {}x, and {} comes first", fixed_text(kCostTieRatio, 0), chosen.name);
     }
-    passed_over.push_back(fmt::format("{} ({:.1f} ns) {}", c.name, *c.cost_ns, why));
+    passed_over.push_back(fmt::format("{} ({}) {}", c.name, ns_text(*c.cost_ns), why));
   }
   if (!passed_over.empty()) {
     choice.reason += fmt::format("; cheaper but passed over: {}", fmt::join(passed_over, "; "));
@@ -121,10 +130,10 @@ default_pick pick_default(const clock_registry& registry,
   if (const auto calibration = registry.tsc_calibration();
       calibration && dynamic_cast<const tsc_clock_base*>(pick.source) != nullptr) {
     pick.reason += fmt::format(
-        "; TSC rate {:.6f} MHz calibrated against {} in {:.1f} ms ({} rounds, error within "
-        "{:.1f} ppm{})",
-        calibration->ticks_per_second / 1e6, calibration->reference,
-        calibration->duration_seconds * 1e3, calibration->rounds, calibration->error_ppm,
+        "; TSC rate {} MHz calibrated against {} in {} ({} rounds, error within {} ppm{})",
+        fixed_text(calibration->ticks_per_second / 1e6, 6), calibration->reference,
+        format_seconds(calibration->duration_seconds, kSpanFormat), calibration->rounds,
+        fixed_text(calibration->error_ppm, 2),
         calibration->converged ? "" : ", not converged within the time limit");
   }
   return pick;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "base/numbers.hpp"
 #include "compare/figures.hpp"
 #include "harness/compare.hpp"
 
@@ -301,9 +302,10 @@ comparison compare_runs(const std::vector<run_file>& a, const std::vector<run_fi
         w.shift = shift;
         w.ratio = shift->ratio;
         const std::string figures = fmt::format(
-            "B/A {:.4f} [{:.4f}, {:.4f}] by the median shift (Hodges-Lehmann, Mann-Whitney's 95% "
+            "B/A {} [{}, {}] by the median shift (Hodges-Lehmann, Mann-Whitney's 95% "
             "interval) over {} and {} samples{}; medians A {}, B {}",
-            shift->ratio, shift->lower, shift->upper, shift->a_values, shift->b_values,
+            fixed_text(shift->ratio, 4), fixed_text(shift->lower, 4), fixed_text(shift->upper, 4),
+            shift->a_values, shift->b_values,
             shift->thinned ? ", each side thinned to evenly spaced order statistics" : "",
             figure(*w.a.median, w.whole_ticks), figure(*w.b.median, w.whole_ticks));
         const std::string why =

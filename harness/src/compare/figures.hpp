@@ -6,17 +6,17 @@
 
 #include <string>
 
+#include "base/numbers.hpp"
 #include "harness/compare.hpp"
 
 namespace harness::compare::detail {
 
 inline std::string figure(double v, bool integral) {
-  return integral ? fmt::format("{:.0f}", v) : fmt::format("{:.2f}", v);
+  return fixed_text(v, integral ? 0 : 2);
 }
 
 inline std::string interval_text(const floor_interval& i, bool integral) {
-  return integral ? fmt::format("[{:.0f}, {:.0f}]", i.lower, i.upper)
-                  : fmt::format("[{:.2f}, {:.2f}]", i.lower, i.upper);
+  return fmt::format("[{}, {}]", figure(i.lower, integral), figure(i.upper, integral));
 }
 
 }  // namespace harness::compare::detail

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string_view>
 
+#include "base/numbers.hpp"
 #include "compare/figures.hpp"
 #include "harness/compare.hpp"
 #include "harness/format_template.hpp"
@@ -71,8 +72,8 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
     const bool integral = w.whole_ticks;
     table.rows.push_back({w.name, w.a.min ? figure(*w.a.min, integral) : "-",
                           w.b.min ? figure(*w.b.min, integral) : "-",
-                          w.ratio ? fmt::format("{:.4f}", *w.ratio) : "-",
-                          w.ratio ? fmt::format("{:+.2f}%", (*w.ratio - 1) * 100) : "-",
+                          w.ratio ? fixed_text(*w.ratio, 4) : "-",
+                          w.ratio ? signed_change_percent_text((*w.ratio - 1) * 100) : "-",
                           w.decided_by == estimator::median_shift
                               ? fmt::format("{} (by medians)", to_string(w.result))
                               : std::string(to_string(w.result))});
@@ -87,18 +88,19 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
     fmt::print(out, "{}\n", line);
   const auto spread = [](std::string_view side, const side_result& s, bool integral) {
     if (s.reports < 2 || !s.lowest_min || !s.highest_min) return std::string();
-    return fmt::format("; {}'s minimums over {} reports: {} to {}{}", side, s.reports,
-                       figure(*s.lowest_min, integral), figure(*s.highest_min, integral),
-                       *s.lowest_min > 0 ? fmt::format(" ({:.2f}% apart)",
-                                                       (*s.highest_min / *s.lowest_min - 1) * 100)
-                                         : std::string());
+    return fmt::format(
+        "; {}'s minimums over {} reports: {} to {}{}", side, s.reports,
+        figure(*s.lowest_min, integral), figure(*s.highest_min, integral),
+        *s.lowest_min > 0
+            ? fmt::format(" ({} apart)", percent_text(*s.highest_min / *s.lowest_min - 1, 2))
+            : std::string());
   };
   // Throughput at each side's min, when every report declares the same amount per call.
   const auto rates = [](const std::optional<double>& ra, const std::optional<double>& rb,
                         human_style style) {
     if (!ra || !rb) return std::string();
-    return fmt::format("; at the minimum A {}, B {} (B/A {:.4f})", human_text(*ra, style),
-                       human_text(*rb, style), *rb / *ra);
+    return fmt::format("; at the minimum A {}, B {} (B/A {})", human_text(*ra, style),
+                       human_text(*rb, style), fixed_text(*rb / *ra, 4));
   };
   for (const auto& w : c.workloads) {
     fmt::print(
@@ -123,16 +125,17 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
   }
   if (c.a_reference && c.b_reference) {
     const double ratio = *c.b_reference / *c.a_reference;
-    fmt::print(out, "host: fastest reference loop A {}, B {} {} (B/A {:.3f})",
+    fmt::print(out, "host: fastest reference loop A {}, B {} {} (B/A {})",
                figure(*c.a_reference, c.same_clock), figure(*c.b_reference, c.same_clock),
-               c.same_clock ? "ticks" : "ns", ratio);
+               c.same_clock ? "ticks" : "ns", fixed_text(ratio, 3));
     if (c.host_speed_differs) {
       fmt::print(out,
-                 ": the CPU ran {} more than {:.2f}x slower, a slowed host or a lower clock for "
+                 ": the CPU ran {} more than {} slower, a slowed host or a lower clock for "
                  "that whole side, so the figures do not compare directly; repeat the runs\n",
-                 ratio > 1 ? "B" : "A", c.slowdown_factor);
+                 ratio > 1 ? "B" : "A", factor_text(c.slowdown_factor));
     } else {
-      fmt::print(out, ": both sides saw the same CPU speed within {:.2f}x\n", c.slowdown_factor);
+      fmt::print(out, ": both sides saw the same CPU speed within {}\n",
+                 factor_text(c.slowdown_factor));
     }
   } else {
     fmt::print(out, "host: a side without reference-loop runs: the CPU speed was not compared\n");
@@ -145,7 +148,7 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
              "every difference here; `harness ab A B` (or --a BIN --b BIN for two builds) measures "
              "them in paired rounds, which cancels it\n");
 
-  const std::string threshold = fmt::format("{:g}%", gate.threshold * 100);
+  const std::string threshold = percent_significant_text(gate.threshold, 6);
   if (gate.slower.empty() && !gate.not_compared.empty()) {
     fmt::print(out,
                "gate: no workload B slower beyond the threshold {}, but {} not compared ({}), so "

@@ -16,6 +16,11 @@
 
 namespace harness::doctor::detail {
 
+// "CPU 3 12.5%": a CPU's share of the window busy (`fraction`), as every check names a load.
+std::string cpu_load_text(int cpu, double fraction);
+// "over 200 ms": the window the loads were read over (format_seconds, kSpanFormat).
+std::string window_text(double seconds);
+
 // Tuning constants of the checks.
 // ~200 ms (the figure): 20 USER_HZ ticks per CPU, enough to see a busy CPU, short
 // enough to run before every measurement.

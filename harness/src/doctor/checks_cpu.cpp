@@ -119,12 +119,12 @@ check_result judge_smt_siblings(int cpu, const std::vector<int>& siblings, std::
                                                        : load.unknown_reason);
       return r;
     }
-    loads.push_back(fmt::format("CPU {} {:.1f}%", s, found->second * 100.0));
+    loads.push_back(cpu_load_text(s, found->second));
     if (found->second >= kBusyFraction) busy.push_back(s);
   }
   const std::string others = platform::format_cpu_list(siblings);
-  r.fact = fmt::format("CPU {} shares its core with {} busy over {:.2f} s", cpu,
-                       fmt::join(loads, ", "), load.seconds);
+  r.fact = fmt::format("CPU {} shares its core with {} busy {}", cpu, fmt::join(loads, ", "),
+                       window_text(load.seconds));
   if (busy.empty()) {
     r.state = status::ok;
     r.recommendation = fmt::format(

@@ -11,7 +11,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "base/numbers.hpp"
 #include "doctor/checks.hpp"
+#include "harness/duration.hpp"
 #include "harness/platform.hpp"
 
 namespace harness::doctor {
@@ -56,20 +58,29 @@ cpu_choice select_default_cpu(const std::vector<int>& allowed, const cpu_load_ma
   }
   std::vector<std::string> loads;
   for (int cpu : known)
-    loads.push_back(fmt::format("CPU {} {:.1f}%", cpu, load.at(cpu) * 100.0));
+    loads.push_back(detail::cpu_load_text(cpu, load.at(cpu)));
   std::string reason =
       fmt::format("least loaded of the allowed CPUs {} ({})", mask, fmt::join(loads, ", "));
   if (known.size() > 1) {
     reason += fmt::format(
-        "; loads within {:.0f} points tie, ties go to the highest number, CPU 0 "
-        "counts {:.0f} points busier for its housekeeping",
-        detail::kLoadTieTolerance * 100.0, detail::kCpu0Penalty * 100.0);
+        "; loads within {} points tie, ties go to the highest number, CPU 0 "
+        "counts {} points busier for its housekeeping",
+        fixed_text(detail::kLoadTieTolerance * 100.0, 0),
+        fixed_text(detail::kCpu0Penalty * 100.0, 0));
   }
   if (known.size() < allowed.size()) reason += "; CPUs without a load reading were skipped";
   return {chosen, reason};
 }
 
 namespace detail {
+
+std::string cpu_load_text(int cpu, double fraction) {
+  return fmt::format("CPU {} {}", cpu, percent_text(fraction, 1));
+}
+
+std::string window_text(double seconds) {
+  return "over " + format_seconds(seconds, kSpanFormat);
+}
 
 check_result check_load(const load_sample& load, int cpu, const std::string& stat_path) {
   check_result r{"load", "Load on each CPU", status::unknown, {}, {}};
@@ -79,9 +90,9 @@ check_result check_load(const load_sample& load, int cpu, const std::string& sta
   }
   std::vector<std::string> loads;
   for (const auto& [c, busy] : load.busy)
-    loads.push_back(fmt::format("CPU {} {:.1f}%", c, busy * 100.0));
+    loads.push_back(cpu_load_text(c, busy));
   r.fact =
-      fmt::format("busy over {:.2f} s ({}): {}", load.seconds, stat_path, fmt::join(loads, ", "));
+      fmt::format("busy {} ({}): {}", window_text(load.seconds), stat_path, fmt::join(loads, ", "));
   const auto found = load.busy.find(cpu);
   if (found == load.busy.end()) {
     r.fact += fmt::format("; CPU {} is not listed", cpu);
@@ -110,14 +121,12 @@ check_result check_steal(const load_sample& load, int cpu, const std::string& st
     return r;
   }
   const auto cpu_steal = load.steal.find(cpu);
-  r.fact = fmt::format("steal over {:.2f} s: {:.1f}% of all CPUs' time", load.seconds,
-                       *load.steal_all * 100.0);
-  if (cpu_steal != load.steal.end()) {
-    r.fact += fmt::format(" (CPU {} {:.1f}%)", cpu, cpu_steal->second * 100.0);
-  }
-  if (load.steal_since_boot) {
-    r.fact += fmt::format("; since boot {:.2f}%", *load.steal_since_boot * 100.0);
-  }
+  r.fact = fmt::format("steal {}: {} of all CPUs' time", window_text(load.seconds),
+                       percent_text(*load.steal_all, 1));
+  if (cpu_steal != load.steal.end())
+    r.fact += fmt::format(" ({})", cpu_load_text(cpu, cpu_steal->second));
+  if (load.steal_since_boot)
+    r.fact += fmt::format("; since boot {}", percent_text(*load.steal_since_boot, 2));
   r.fact += fmt::format(" ({})", stat_path);
   const bool stolen = *load.steal_all >= kStealFraction ||
                       (cpu_steal != load.steal.end() && cpu_steal->second >= kStealFraction) ||

@@ -10,7 +10,9 @@
 #include <thread>
 #include <vector>
 
+#include "base/numbers.hpp"
 #include "experiment/sampler.hpp"
+#include "harness/duration.hpp"
 #include "harness/log.hpp"
 #include "harness/statistics.hpp"
 
@@ -49,11 +51,12 @@ void check_iteration_count(const live_workload& workload, std::uint64_t calls, s
   const double rate = static_cast<double>(per_call) * static_cast<double>(calls) / seconds;
   if (rate > kMaxIterationsPerSecond) {
     throw workload_threw(
-        fmt::format("it returned {} iterations a call, and {} call{} took at most {:.3g} s: "
-                    "{:.3g} iterations a second, more than any CPU does ({:g}); such a count is "
-                    "not one (size_t's npos, a checksum), or the loop was optimised away; return "
-                    "the number of iterations a call does, or void",
-                    per_call, calls, calls == 1 ? "" : "s", seconds, rate, kMaxIterationsPerSecond),
+        fmt::format("it returned {} iterations a call, and {} call{} took at most {}: {} "
+                    "iterations a second, more than any CPU does ({}); such a count is not one "
+                    "(size_t's npos, a checksum), or the loop was optimised away; return the "
+                    "number of iterations a call does, or void",
+                    per_call, calls, calls == 1 ? "" : "s", format_seconds(seconds, kSpanFormat),
+                    significant_text(rate, 3), significant_text(kMaxIterationsPerSecond, 6)),
         false);
   }
 }

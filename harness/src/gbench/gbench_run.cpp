@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "base/check.hpp"
+#include "base/numbers.hpp"
 #include "gbench/gbench.hpp"
 #include "harness/log.hpp"
 
@@ -67,7 +68,7 @@ preparation_report prepare(platform::child_process& child, const child_preparati
 }  // namespace
 
 std::string seconds_flag(std::chrono::nanoseconds d) {
-  return fmt::format("{:.9g}", std::chrono::duration<double>(d).count());
+  return significant_text(std::chrono::duration<double>(d).count(), 9);
 }
 
 const clock_source& reported_nanoseconds() {

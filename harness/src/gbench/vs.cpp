@@ -9,7 +9,9 @@
 #include <sstream>
 #include <system_error>
 
+#include "base/numbers.hpp"
 #include "harness/clock_survey.hpp"
+#include "harness/duration.hpp"
 #include "harness/log.hpp"
 #include "harness/runner.hpp"
 
@@ -185,10 +187,11 @@ class vs_run {
       const std::size_t round = pair.rounds.size();
       if (s_.progress) {
         std::string text =
-            fmt::format("{} ({} of {}): round {}, {:.1f} s of {:.1f} s", b.name, index + 1, count,
-                        round + 1, seconds(), static_cast<double>(max_ns) / 1e9);
+            fmt::format("{} ({} of {}): round {}, {} of {}", b.name, index + 1, count, round + 1,
+                        format_seconds(seconds(), kSpanFormat),
+                        format_seconds(static_cast<double>(max_ns) / 1e9, kSpanFormat));
         if (pair.last_half_width)
-          text += fmt::format(", half-width {:.3f}%", *pair.last_half_width * 100);
+          text += fmt::format(", half-width {}", percent_text(*pair.last_half_width, 3));
         s_.progress(text);
       }
       // ABBA: the order of each round alternates, so the order within the whole run does too.

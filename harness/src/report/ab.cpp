@@ -97,10 +97,7 @@ std::string ab_headline(const ab_interval& interval) {
 }
 
 std::string ab_change_text(double ratio) {
-  const double change = (ratio - 1) * 100;
-  // (not "+" + change_percent_text(...): GCC 12's -Wrestrict misreads that with -O3, as in the
-  // mingw build)
-  return fmt::format("{}{}%", change >= 0 ? "+" : "", change_percent_text(change));
+  return signed_change_percent_text((ratio - 1) * 100);
 }
 
 void write_ab_report(std::ostream& out, const ab_report& report, report_format format) {

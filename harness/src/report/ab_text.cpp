@@ -9,6 +9,7 @@
 
 #include "base/numbers.hpp"
 #include "harness/ab_report.hpp"
+#include "harness/duration.hpp"
 #include "report/ab_writers.hpp"
 
 namespace harness {
@@ -46,7 +47,7 @@ void print_gbench_console(std::ostream& out, const ab_report& r) {
       fmt::print(out, " (half-width {} at the last of {} checks, target {})",
                  percent_text(*p.last_half_width, 3), p.checks, percent_text(r.options.target, 3));
     }
-    fmt::print(out, ", {:.2f} s\n", p.seconds);
+    fmt::print(out, ", {}\n", format_seconds(p.seconds, kSpanFormat));
   }
   for (const std::string& name : r.only_in_a)
     fmt::print(out, "{}\n  only in A: not compared\n", name);
@@ -96,8 +97,8 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
       fmt::print(out, "{}{} {}\n", prefix, percent(e.rounds->ratio), bounds(*e.rounds));
     }
     if (e.floor_a && e.floor_b) {
-      fmt::print(out, "{}floors over the run: A {:.0f} ticks ({}), B {:.0f} ticks ({}) per call",
-                 prefix, *e.floor_a, duration_of(*e.floor_a, tps), *e.floor_b,
+      fmt::print(out, "{}floors over the run: A {} ticks ({}), B {} ticks ({}) per call", prefix,
+                 fixed_text(*e.floor_a, 0), duration_of(*e.floor_a, tps), fixed_text(*e.floor_b, 0),
                  duration_of(*e.floor_b, tps));
       if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {}", fixed_text(*fr, 5));
       fmt::print(out, "\n");
@@ -121,8 +122,9 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
       fmt::print(out, " (half-width {} at the last of {} checks, target {})",
                  percent_text(*p.last_half_width, 3), p.checks, percent_text(r.options.target, 3));
     }
-    fmt::print(out, ", {:.2f} s of rounds after a {:.2f} s warmup ({} rounds)\n", p.seconds,
-               p.warmup_seconds, p.warmup_rounds);
+    fmt::print(out, ", {} of rounds after a {} warmup ({} rounds)\n",
+               format_seconds(p.seconds, kSpanFormat),
+               format_seconds(p.warmup_seconds, kSpanFormat), p.warmup_rounds);
   }
   if (r.pairs.size() > 1) {
     fmt::print(out,
@@ -153,9 +155,9 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
                               s.applied ? "applied" : s.reason);
     }
   }
-  fmt::print(out, "  clock: {} ({:.0f} ticks/s); timer overhead A {} / B {} ticks subtracted{}{}\n",
-             r.clock, tps, first.overhead_a, first.overhead_b, prepared.empty() ? "" : "; ",
-             prepared);
+  fmt::print(out, "  clock: {} ({} ticks/s); timer overhead A {} / B {} ticks subtracted{}{}\n",
+             r.clock, fixed_text(tps, 0), first.overhead_a, first.overhead_b,
+             prepared.empty() ? "" : "; ", prepared);
   if (r.interrupted) fmt::print(out, "  interrupted: the figures are what came before\n");
 }
 

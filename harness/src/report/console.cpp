@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/numbers.hpp"
 #include "harness/duration.hpp"
 #include "harness/report.hpp"
 #include "report/picture.hpp"
@@ -24,7 +25,7 @@ namespace {
 using report_detail::opt_percent;
 using report_detail::opt_ticks;
 using report_detail::ticks_text;
-using report_detail::to_ms;
+using report_detail::time_text;
 
 std::string colored(std::string_view text, const char* ansi, const console_style& style) {
   if (!style.color) return std::string(text);
@@ -139,10 +140,10 @@ void print_phase_header(std::ostream& out, const phase_result& p, const workload
 }
 
 void print_estimates(std::ostream& out, std::string_view label, const stats::phase_statistics& s,
-                     std::uint64_t batch, const clock_source& clock) {
+                     std::uint64_t batch, const clock_source& clock, bool unicode) {
   if (s.n == 0) return;
-  fmt::print(out, "    {}: n {}, min {} ticks ({:.6f} ms)", label, s.n, opt_ticks(s.min, batch),
-             to_ms(*s.min, clock));
+  fmt::print(out, "    {}: n {}, min {} ticks ({})", label, s.n, opt_ticks(s.min, batch),
+             time_text(*s.min / clock.ticks_per_second(), unicode));
   if (s.min_ci) {
     fmt::print(out, " [95% CI {}..{}, {}]", ticks_text(s.min_ci->lower, batch),
                ticks_text(s.min_ci->upper, batch), s.min_ci->method);
@@ -161,9 +162,9 @@ void print_estimates(std::ostream& out, std::string_view label, const stats::pha
       out, "      outliers (Tukey): {} low severe, {} low mild, {} high mild, {} high severe",
       s.outliers.low_severe, s.outliers.low_mild, s.outliers.high_mild, s.outliers.high_severe);
   if (s.drift) {
-    fmt::print(out, "; drift: Spearman rho {:+.3f}", s.drift->spearman_rho);
+    fmt::print(out, "; drift: Spearman rho {}", signed_fixed_text(s.drift->spearman_rho, 3));
     if (s.drift->p_value) {
-      fmt::print(out, " (p {:.3g}{})", *s.drift->p_value,
+      fmt::print(out, " (p {}{})", significant_text(*s.drift->p_value, 3),
                  s.drift->significant ? ", significant" : "");
     }
   }
@@ -188,10 +189,9 @@ void print_floor(std::ostream& out, const phase_result& p, const floor_check& f,
                         : fmt::format("{}: {}{}", b + 1, ticks_text(f.block_minimums[b], p.batch),
                                       agrees ? "*" : ""));
   }
-  fmt::print(
-      out, "      blocks (minimum, * within {} of the floor{}): {}\n",
-      f.tolerance >= 1 ? ticks_text(f.tolerance, p.batch) : fmt::format("{:.3g}", f.tolerance),
-      reference_loop ? "; reference loop best" : "", fmt::join(cells, ", "));
+  fmt::print(out, "      blocks (minimum, * within {} of the floor{}): {}\n",
+             f.tolerance >= 1 ? ticks_text(f.tolerance, p.batch) : significant_text(f.tolerance, 3),
+             reference_loop ? "; reference loop best" : "", fmt::join(cells, ", "));
   if (!reference_loop) {
     fmt::print(out, "      no reference loop ran (the samples are the binary's own)");
   } else if (f.context.fastest_reference) {
@@ -215,7 +215,7 @@ void print_floor(std::ostream& out, const phase_result& p, const floor_check& f,
 void print_analysis(std::ostream& out, const workload_result& r, const phase_result& p,
                     const phase_analysis& a, const clock_facts& clock, double slowdown_factor,
                     const console_style& style, const sample_source* source) {
-  print_estimates(out, "all samples", a.all, p.batch, *clock.clock);
+  print_estimates(out, "all samples", a.all, p.batch, *clock.clock, style.unicode);
   for (const std::string& line : report_detail::rates_lines(a, r, style.unicode))
     fmt::print(out, "    {}\n", line);
   const std::size_t disturbed = p.disturbed_count();
@@ -227,16 +227,17 @@ void print_analysis(std::ostream& out, const workload_result& r, const phase_res
   } else {
     fmt::print(out,
                "    disturbed: {} of {} ({} during host slow-downs: reference loop {} of {} runs "
-               "over {:.2f}x its best of {} ticks; ",
+               "over {} its best of {} ticks; ",
                disturbed, p.values.size(), p.host_slowdown_count(), p.reference_slow,
-               p.reference_runs, slowdown_factor, p.reference_best);
+               p.reference_runs, factor_text(slowdown_factor), p.reference_best);
     if (p.context_switch.empty()) {
       fmt::print(out, "context switches not counted: samples too short to read them cheaply)\n");
     } else {
       fmt::print(out, "{} preempted by a context switch)\n", p.context_switch_count());
     }
   }
-  if (a.clean) print_estimates(out, "clean samples", *a.clean, p.batch, *clock.clock);
+  if (a.clean)
+    print_estimates(out, "clean samples", *a.clean, p.batch, *clock.clock, style.unicode);
   if (a.verdict) {
     fmt::print(out, "    verdict: {}: {}\n      recommendation: {}\n",
                colored(stats::to_string(a.verdict->level), verdict_color(a.verdict->level), style),
@@ -284,8 +285,9 @@ void print_console_report(std::ostream& out, const report_model& model,
     return;
   }
   const clock_source& clock = *report.clock.clock;
-  fmt::print(out, "clock: {} ({}), {:.0f} ticks/s, 1 tick = {:.4g} ns, ", clock.name(),
-             clock.description(), clock.ticks_per_second(), 1e9 / clock.ticks_per_second());
+  fmt::print(out, "clock: {} ({}), {} ticks/s, 1 tick = {}, ", clock.name(), clock.description(),
+             fixed_text(clock.ticks_per_second(), 0),
+             report_detail::tick_text(clock.ticks_per_second(), style.unicode));
   if (report.clock.step_measured) {
     fmt::print(out, "smallest step seen {} ticks\n", report.clock.step);
   } else {
@@ -295,10 +297,11 @@ void print_console_report(std::ostream& out, const report_model& model,
   if (const auto& cal = report.calibration;
       cal && cal->ticks_per_second == clock.ticks_per_second()) {
     fmt::print(out,
-               "  TSC rate: {:.6f} MHz, calibrated against {} in {:.1f} ms ({} rounds), error "
-               "within {:.2f} ppm{}\n",
-               cal->ticks_per_second / 1e6, cal->reference, cal->duration_seconds * 1e3,
-               cal->rounds, cal->error_ppm,
+               "  TSC rate: {} MHz, calibrated against {} in {} ({} rounds), error within {} "
+               "ppm{}\n",
+               fixed_text(cal->ticks_per_second / 1e6, 6), cal->reference,
+               format_seconds(cal->duration_seconds, kSpanFormat), cal->rounds,
+               fixed_text(cal->error_ppm, 2),
                cal->converged ? "" : " - NOT converged within its time bound: rates are uncertain");
   }
   const sample_source* source = report.source ? &*report.source : nullptr;
@@ -314,27 +317,28 @@ void print_console_report(std::ostream& out, const report_model& model,
   }
   const run_options& o = report.options;
   if (source == nullptr) {
-    fmt::print(
-        out, "samples per phase: {}; warmup: {}; priority: {}; pin: {}{}\n",
-        o.auto_samples
-            ? fmt::format("auto in {} blocks or more (target {:.3g}% of min, at most {} each)",
-                          o.blocks, o.target * 100,
-                          format_duration(o.max_time, micro_spelling_for(style.unicode)))
-        : o.blocks == 1
-            ? fmt::format("{} in one block", o.samples)
-            : fmt::format("{} in {} blocks (the prepared phase takes more, for up "
-                          "to {} in all, until its floor is confirmed)",
-                          o.samples, o.blocks,
-                          format_duration(o.max_time, micro_spelling_for(style.unicode))),
-        format_duration(o.warmup, micro_spelling_for(style.unicode)),
-        platform::to_string(o.priority), o.cpu ? fmt::format("CPU {}", *o.cpu) : std::string("off"),
-        o.lock_memory ? "; memory locked" : "");
+    fmt::print(out, "samples per phase: {}; warmup: {}; priority: {}; pin: {}{}\n",
+               o.auto_samples
+                   ? fmt::format("auto in {} blocks or more (target {} of min, at most {} each)",
+                                 o.blocks, percent_significant_text(o.target, 3),
+                                 format_duration(o.max_time, micro_spelling_for(style.unicode)))
+               : o.blocks == 1
+                   ? fmt::format("{} in one block", o.samples)
+                   : fmt::format("{} in {} blocks (the prepared phase takes more, for up "
+                                 "to {} in all, until its floor is confirmed)",
+                                 o.samples, o.blocks,
+                                 format_duration(o.max_time, micro_spelling_for(style.unicode))),
+               format_duration(o.warmup, micro_spelling_for(style.unicode)),
+               platform::to_string(o.priority),
+               o.cpu ? fmt::format("CPU {}", *o.cpu) : std::string("off"),
+               o.lock_memory ? "; memory locked" : "");
   }
   const floor_settings& fs = o.tuning.floor;
   fmt::print(out,
              "floor: the lowest block minimum; confirmed when two blocks begun {} ms or more apart "
-             "agree within {} clock steps or {:.3g}% of it{}{}{}\n",
-             fs.min_separation.count(), fs.granularity_steps, fs.relative_tolerance * 100,
+             "agree within {} clock steps or {} of it{}{}{}\n",
+             fs.min_separation.count(), fs.granularity_steps,
+             percent_significant_text(fs.relative_tolerance, 3),
              source == nullptr ? ", at the fastest reference-loop speed known" : "",
              o.baseline ? ", the prepared floor not above the baseline's" : "",
              !report.history.path.empty() && !report.history.build.empty()
@@ -390,8 +394,10 @@ void print_console_report(std::ostream& out, const report_model& model,
     for (const phase_analysis& a : w.phases) {
       const phase_result& p = *a.phase;
       if (p.kind == phase_kind::first) {
-        fmt::print(out, "  first call (cold, alone): {} ticks  {:.6f} ms  (raw {}, overhead {})\n",
-                   ticks_text(p.values[0], 1), to_ms(p.values[0], clock), p.raw(0), p.overhead);
+        fmt::print(out, "  first call (cold, alone): {} ticks  {}  (raw {}, overhead {})\n",
+                   ticks_text(p.values[0], 1),
+                   time_text(p.values[0] / clock.ticks_per_second(), style.unicode), p.raw(0),
+                   p.overhead);
         continue;
       }
       if (p.kind == phase_kind::prepared) {

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 
+#include "base/numbers.hpp"
 #include "harness/report.hpp"
 #include "report/summary.hpp"
 
@@ -26,7 +27,8 @@ void print_samples(std::ostream& out, const phase_analysis& analysis, const cloc
     if (phase.blocks.size() > 1) {
       const std::size_t b = phase.block_of(i);
       if (b < phase.blocks.size() && phase.blocks[b].first == i) {
-        fmt::print(out, "    block {}, from {:.3f} s:\n", b + 1, phase.blocks[b].start_seconds);
+        fmt::print(out, "    block {}, from {} s:\n", b + 1,
+                   fixed_text(phase.blocks[b].start_seconds, 3));
       }
     }
     const auto idx = static_cast<std::ptrdiff_t>(i);
@@ -37,9 +39,9 @@ void print_samples(std::ostream& out, const phase_analysis& analysis, const cloc
     std::string flags;
     if (phase.host_slowdown[i]) flags += "  [host slow-down]";
     if (!phase.context_switch.empty() && phase.context_switch[i]) flags += "  [context switch]";
-    fmt::print(out, "    {:>{}}. ticks: {:>14}  ms: {:>12.6f}  (raw {}){}{}\n", i + 1, width,
-               ticks_text(phase.values[i], phase.batch), to_ms(phase.values[i], clock),
-               phase.raw(i), mark, flags);
+    fmt::print(out, "    {:>{}}. ticks: {:>14}  ms: {:>12}  (raw {}){}{}\n", i + 1, width,
+               ticks_text(phase.values[i], phase.batch),
+               fixed_text(to_ms(phase.values[i], clock), 6), phase.raw(i), mark, flags);
   }
 }
 

@@ -163,8 +163,9 @@ void print_short_console_report(std::ostream& out, const report_model& model,
                                 const console_style& style) {
   const run_report& report = *model.run;
   const clock_source& clock = *report.clock.clock;
-  fmt::print(out, "clock: {}, {:.0f} ticks/s (1 tick = {:.4g} ns){}; figures per call\n",
-             clock.name(), clock.ticks_per_second(), 1e9 / clock.ticks_per_second(),
+  fmt::print(out, "clock: {}, {} ticks/s (1 tick = {}){}; figures per call\n", clock.name(),
+             fixed_text(clock.ticks_per_second(), 0),
+             tick_text(clock.ticks_per_second(), style.unicode),
              report.clock.step_measured ? fmt::format(", step {} ticks", report.clock.step)
                                         : std::string(", no step seen"));
   if (report.source) fmt::print(out, "command: {}\n", report.source->command);

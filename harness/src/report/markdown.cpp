@@ -23,10 +23,10 @@ void write_markdown_report(std::ostream& out, const report_model& model) {
                markdown_escape(report.source->sample), report_detail::rate_columns_note(model));
   } else {
     fmt::print(out,
-               "Ticks of `{}` per call ({:.4g} ns a tick), timer overhead subtracted; spread = "
+               "Ticks of `{}` per call ({} a tick), timer overhead subtracted; spread = "
                "max - min, in % of min; disturbed = samples during host slow-downs or context "
                "switches{}.",
-               clock.name(), 1e9 / clock.ticks_per_second(),
+               clock.name(), report_detail::tick_text(clock.ticks_per_second(), true),
                report_detail::rate_columns_note(model));
   }
   if (!c.harness_version.empty()) fmt::print(out, " harness {}", c.harness_version);

@@ -5,6 +5,8 @@
 
 #include <ostream>
 
+#include "harness/duration.hpp"
+
 namespace harness {
 
 progress_sink::progress_sink(spdlog::sink_ptr next, std::ostream& terminal, bool enabled,
@@ -56,12 +58,14 @@ std::string progress_text(const sampling_progress& p) {
   }
   if (p.total > 0) return fmt::format("{}: {} {}/{}", p.workload, p.stage, p.done, p.total);
   if (p.stage == "warmup") {
-    return fmt::format("{}: warmup {:.1f} of {:.1f} s", p.workload, p.elapsed_seconds,
-                       p.budget_seconds);
+    return fmt::format("{}: warmup {} of {}", p.workload,
+                       format_seconds(p.elapsed_seconds, kSpanFormat),
+                       format_seconds(p.budget_seconds, kSpanFormat));
   }
   if (p.budget_seconds > 0) {
-    return fmt::format("{}: {} {} ({:.1f} of at most {:.1f} s)", p.workload, p.stage, p.done,
-                       p.elapsed_seconds, p.budget_seconds);
+    return fmt::format("{}: {} {} ({} of at most {})", p.workload, p.stage, p.done,
+                       format_seconds(p.elapsed_seconds, kSpanFormat),
+                       format_seconds(p.budget_seconds, kSpanFormat));
   }
   return fmt::format("{}: {} {}", p.workload, p.stage, p.done);
 }

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "base/json_field.hpp"
+#include "base/numbers.hpp"
 #include "harness/errors.hpp"
 #include "harness/run_report.hpp"
 
@@ -227,8 +228,8 @@ void join_rows(report& r, row_series& rows) {
         refuse_at(s.lowest_row, "ticks", value,
                   fmt::format("a sample of {} ticks is out of range: a sample is its calls' time "
                               "less the timer overhead, so it lies at or above minus the overhead "
-                              "per call ({:g} ticks in {}'s {} phase)",
-                              value.dump(), lowest, w.name, id));
+                              "per call ({} ticks in {}'s {} phase)",
+                              value.dump(), significant_text(lowest, 6), w.name, id));
       }
       p.ticks = std::move(s.ticks);
       p.disturbed = std::move(s.disturbed);

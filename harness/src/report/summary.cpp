@@ -30,7 +30,7 @@ const std::vector<table_column>& summary_columns() {
 }  // namespace
 
 std::string ticks_text(double ticks, std::uint64_t batch) {
-  return batch > 1 ? fmt::format("{:.2f}", ticks) : fmt::format("{:.0f}", ticks);
+  return fixed_text(ticks, batch > 1 ? 2 : 0);
 }
 
 std::string opt_ticks(const std::optional<double>& v, std::uint64_t batch) {
@@ -45,6 +45,11 @@ std::string time_text(double seconds, bool unicode) {
   // Three decimals; below a nanosecond (a time per iteration), four.
   return format_seconds(
       seconds, {duration_format::digits_kind::decimals, 3, false, micro_spelling_for(unicode)});
+}
+
+std::string tick_text(double ticks_per_second, bool unicode) {
+  return format_seconds(1 / ticks_per_second, {duration_format::digits_kind::significant, 4, true,
+                                               micro_spelling_for(unicode)});
 }
 
 std::string preparation_sentence(const workload_analysis& w, double slowdown_factor) {
@@ -82,10 +87,10 @@ std::string preparation_sentence(const workload_analysis& w, double slowdown_fac
   }
   if (const auto& speed = w.host_speed; speed && speed->ratio > slowdown_factor) {
     text += fmt::format(
-        "; but the CPU ran the reference loop {:.2f}x slower in the {} phase (best {} ticks) than "
+        "; but the CPU ran the reference loop {} slower in the {} phase (best {} ticks) than "
         "in the {} phase ({} ticks): a slowed host or a lower clock for that whole phase, so the "
         "two phases' figures do not compare directly",
-        speed->ratio, speed->baseline_slower ? "baseline" : "prepared",
+        factor_text(speed->ratio), speed->baseline_slower ? "baseline" : "prepared",
         speed->baseline_slower ? speed->baseline_best : speed->prepared_best,
         speed->baseline_slower ? "prepared" : "baseline",
         speed->baseline_slower ? speed->prepared_best : speed->baseline_best);

@@ -85,5 +85,8 @@ std::string opt_percent(const std::optional<double>& p);
 // A time in the unit that puts it in [1, 1000): "402.000 ms", "12.346 µs" ("us" without Unicode);
 // below 1 ns, four decimals: "0.0107 ns".
 std::string time_text(double seconds, bool unicode);
+// One tick of a clock of `ticks_per_second` as a time, four significant digits without trailing
+// zeros: "0.5 ns", "0.333 ns", "1 ms" (the pages' timeText).
+std::string tick_text(double ticks_per_second, bool unicode);
 
 }  // namespace harness::report_detail

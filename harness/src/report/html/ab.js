@@ -5,7 +5,8 @@
   'use strict';
 
   var dark = H.dark, colour = H.colour, alpha = H.alpha, el = H.el, isNum = H.isNum, num = H.num,
-    fixedText = H.fixedText, sig = H.sig, timeText = H.timeText, ticksTime = H.ticksTime, facts = H.facts,
+    fixedText = H.fixedText, percentText = H.percentText, frequencyText = H.frequencyText,
+    spanText = H.spanText, sig = H.sig, timeText = H.timeText, ticksTime = H.ticksTime, facts = H.facts,
     table = H.table, swatch = H.swatch, addChart = H.addChart, axis = H.axis, orderAxis = H.orderAxis,
     crosses = H.crosses, triangles = H.triangles, drawnCaption = H.drawnCaption;
 
@@ -336,16 +337,16 @@
     section.appendChild(facts([
       ['A', sideText(ab.a, ab.mode)],
       ['B', sideText(ab.b, ab.mode)],
-      ['clock', c.name + ' at ' + sig(c.ticks_per_second / 1e6, 7) + ' MHz' +
+      ['clock', c.name + ' at ' + frequencyText(c.ticks_per_second) +
         (c.calibration ? ' (calibrated within ' + num(c.calibration.error_ppm, 2) + ' ppm)' : '') +
         (isNum(c.step_ticks) ? ', step ' + sig(c.step_ticks, 4) + ' ticks' : '')],
       ['why this clock', c.reason],
       ['rounds', 'about ' + timeText(o.round_time_ns) + ' each, ' + o.order + ' order' + (o.order === 'random' ? ' (seed ' + o.seed + ')' : '') +
         (o.cpu === null ? ', not pinned' : ', on CPU ' + o.cpu)],
       ['budget', 'warmup ' + timeText(o.warmup_ns) + ', then rounds until the interval\'s half-width is under ' +
-        num(o.target * 100, 3) + '% or ' + timeText(o.max_time_ns) + ' pass'],
-      ['threshold', 'the same within ±' + num(o.threshold * 100, 3) + '%' +
-        (isNum(o.fail_if_slower) ? '; the gate fails when B is slower by more than ' + num(o.fail_if_slower * 100, 3) + '%' : '')],
+        percentText(o.target, 3) + ' or ' + timeText(o.max_time_ns) + ' pass'],
+      ['threshold', 'the same within ±' + percentText(o.threshold, 2) +
+        (isNum(o.fail_if_slower) ? '; the gate fails when B is slower by more than ' + percentText(o.fail_if_slower, 2) : '')],
       ['processes', ab.mode === 'builds' ? o.pairs + ' pair(s) asked, ' + o.layout : null],
       ['prepared', prepared.join('; ')],
       ['host', [ctx.host_name, ctx.num_cpus ? ctx.num_cpus + ' CPUs' : ''].filter(Boolean).join(', ')],
@@ -359,7 +360,7 @@
       return [name].concat(pairs.map(function (p, n) { return f(p, data.series[n]); }));
     };
     var floor = function (ticks) {
-      return isNum(ticks) ? ticksTime(ticks, perTick) + ' (' + sig(ticks, 6) + ' ticks)' : '-';
+      return isNum(ticks) ? ticksTime(ticks, perTick) + ' (' + num(ticks, 0) + ' ticks)' : '-';
     };
     var rows = [
       row('rounds', function (p, s) { return num(s.rounds, 0); }),
@@ -373,10 +374,10 @@
       row('samples a side, a round', function (p) { return num(p.samples_per_side, 0); }),
       row('samples a stretch (AB, BA... in a round)', function (p) { return p.samples_per_stretch === undefined ? '-' : num(p.samples_per_stretch, 0); }),
       row('timer overhead A, B', function (p) { return p.overhead_a_ticks + ', ' + p.overhead_b_ticks + ' ticks'; }),
-      row('warmup', function (p) { return num(p.warmup_rounds, 0) + ' rounds, ' + num(p.warmup_seconds, 3) + ' s'; }),
-      row('rounds took', function (p) { return num(p.seconds, 3) + ' s'; }),
+      row('warmup', function (p) { return num(p.warmup_rounds, 0) + ' rounds, ' + spanText(p.warmup_seconds); }),
+      row('rounds took', function (p) { return spanText(p.seconds); }),
       row('stopped', function (p, s) {
-        return s.stopped + (isNum(p.last_half_width) ? ' (half-width ' + num(p.last_half_width * 100, 3) + '% at the last of ' + p.checks + ' checks)' : '');
+        return s.stopped + (isNum(p.last_half_width) ? ' (half-width ' + percentText(p.last_half_width, 3) + ' at the last of ' + p.checks + ' checks)' : '');
       })
     ];
     if (pairs.length) section.appendChild(table(head, rows, [0]));
@@ -401,7 +402,7 @@
     if (a) {
       top.appendChild(el('p', { text: 'B/A ' + ratioText(a.ratio) + ', 95% interval ' + ratioText(a.lower) + ' to ' + ratioText(a.upper) +
         ': ' + a.method + ', over ' + num(a.count, 0) + (data.series.length > 1 ? ' pairs of processes' : ' rounds') +
-        ' (coverage at least ' + num(a.level * 100, 1) + '%).' }));
+        ' (coverage at least ' + percentText(a.level, 1) + ').' }));
     }
     if (ab.gate_failed) {
       top.appendChild(el('p', { class: 'warning', text: 'The gate failed: B is slower than A by more than --fail-if-slower ' +

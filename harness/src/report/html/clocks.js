@@ -5,7 +5,7 @@
   'use strict';
 
   var colour = H.colour, alpha = H.alpha, el = H.el, isNum = H.isNum, num = H.num, sig = H.sig,
-    timeText = H.timeText, table = H.table, addChart = H.addChart, axis = H.axis;
+    timeText = H.timeText, spanText = H.spanText, frequencyText = H.frequencyText, table = H.table, addChart = H.addChart, axis = H.axis;
 
   // ---- the clocks page -----------------------------------------------------------------------
   function clocksPage(main, data) {
@@ -47,8 +47,8 @@
     aside.appendChild(el('p', null, [el('strong', { text: 'Default sampling clock: ' }), def.name + ', because ' + def.reason]));
     var cal = data.tsc_calibration;
     aside.appendChild(el('p', null, [el('strong', { text: 'TSC calibration: ' }), cal
-      ? sig(cal.ticks_per_second / 1e6, 10) + ' MHz against ' + cal.reference + ', error within ' + num(cal.error_ppm, 2) +
-        ' ppm, ' + cal.rounds + ' rounds in ' + num(cal.duration_seconds * 1e3, 1) + ' ms' + (cal.converged ? '' : ' (not converged)')
+      ? num(cal.ticks_per_second / 1e6, 6) + ' MHz against ' + cal.reference + ', error within ' + num(cal.error_ppm, 2) +
+        ' ppm, ' + cal.rounds + ' rounds in ' + spanText(cal.duration_seconds) + (cal.converged ? '' : ' (not converged)')
       : 'none (no usable TSC here)']));
     aside.appendChild(el('p', {
       class: 'caption',
@@ -65,11 +65,11 @@
       return [
         c.name,
         c.kind,
-        c.call_cost ? sig(c.call_cost.ns_per_call, 4) : '-',
+        c.call_cost ? num(c.call_cost.ns_per_call, 1) : '-',
         c.granularity && isNum(c.granularity.seconds) ? timeText(c.granularity.seconds * 1e9) : 'none seen',
         c.measured_resolution && isNum(c.measured_resolution.seconds) ? timeText(c.measured_resolution.seconds * 1e9) : 'none seen',
         c.smallest_step && isNum(c.smallest_step.seconds) ? timeText(c.smallest_step.seconds * 1e9) : 'none seen',
-        sig(c.ticks_per_second, 8)
+        frequencyText(c.ticks_per_second)
       ];
     });
     section.appendChild(table(['source', 'kind', 'ns per read', 'granularity', 'measured resolution', 'smallest step', 'ticks/s'], rows, [0, 1]));

@@ -78,13 +78,24 @@
   function isNum(v) {
     return typeof v === 'number' && isFinite(v);
   }
+  // A figure with `digits` decimals (fmt's {:.Nf}, as the console's counts, ppm and the like:
+  // "1200", "0.50"), or `digits` significant digits (fmt's {:.Ng}: "0.000123", "1.23e+06");
+  // '-' for what the report leaves out. Both are the numbers block's (base/numbers.cpp).
   function num(v, digits) {
-    if (!isNum(v)) return '-';
-    return v.toLocaleString('en-US', { maximumFractionDigits: digits === undefined ? 3 : digits });
+    return isNum(v) ? fixedText(v, digits === undefined ? 3 : digits) : '-';
   }
   function sig(v, digits) {
-    if (!isNum(v)) return '-';
-    return Number(v.toPrecision(digits || 4)).toLocaleString('en-US', { maximumFractionDigits: 12 });
+    return isNum(v) ? significantText(v, digits || 4) : '-';
+  }
+  // A figure in ticks as the console prints one per call (report/summary.cpp's ticks_text,
+  // compare/figures.hpp): whole ticks whole, a batch's fraction of a tick with two decimals.
+  function ticksText(ticks) {
+    return isNum(ticks) ? fixedText(ticks, Number.isInteger(ticks) ? 0 : 2) : '-';
+  }
+  // A span of wall time as the console prints one (kSpanFormat in harness/duration.hpp):
+  // "300 ms", "1.50 s".
+  function spanText(seconds) {
+    return isNum(seconds) ? durationText(seconds, { kind: 'significant', digits: 3, trim_zeros: false, micro: 'ascii' }) : '-';
   }
   // ---- durationText: harness::format_seconds (harness/src/base/duration.cpp), step for step ---
   // tests/e2e/duration_format_check.py runs this block in Chromium over tests/data/duration_cases.json,
@@ -196,11 +207,26 @@
     }
     return (value < 0 || Object.is(value, -0) ? '-' : '') + text;
   }
+  // fmt's {:+.Nf}: the sign always shown.
+  function signedFixedText(value, decimals) {
+    if (value !== value) return '+nan';
+    var text = fixedText(value, decimals);
+    return text[0] === '-' ? text : '+' + text;
+  }
   function percentText(fraction, decimals) {
     return fixedText(fraction * 100, decimals) + '%';
   }
+  function percentSignificantText(fraction, digits) {
+    return significantText(fraction * 100, digits) + '%';
+  }
+  function factorText(ratio) {
+    return fixedText(ratio, 2) + 'x';
+  }
   function changePercentText(percent) {
     return fixedText(percent, Math.abs(percent) < 0.1 ? 3 : 2);
+  }
+  function signedChangePercentText(percent) {
+    return (percent < 0 || Object.is(percent, -0) ? '' : '+') + changePercentText(percent) + '%';
   }
   function amountText(value) {
     return value === Math.floor(value) && Math.abs(value) < 1e15 ? fixedText(value, 0) : significantText(value, 6);
@@ -226,19 +252,28 @@
     if (!isNum(ns)) return '-';
     return durationText(ns / 1e9, { kind: 'significant', digits: 4, trim_zeros: true, micro: 'unicode' });
   }
-  // A rate per second with an SI prefix (items) or a binary one (bytes), as the console writes it:
-  // '12.35 M items/s', '87.08 GiB/s'.
+  // A rate per second with an SI prefix (items) or a binary one (bytes), as the console writes it
+  // (append_rate in base/format_template.cpp, step for step): '12.35 M items/s', '87.08 GiB/s',
+  // '1.000 M items/s' for 999,999.9.
   function rateText(perSecond, bytes) {
     if (!isNum(perSecond)) return '-';
     var base = bytes ? 1024 : 1000;
     var prefixes = bytes ? ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi'] : ['', 'k', 'M', 'G', 'T', 'P'];
+    var decimals = function (x) {
+      var m = Math.abs(x);
+      return m < 10 ? 3 : (m < 100 ? 2 : 1);
+    };
+    var rounded = function (x) {
+      var scale = Math.pow(10, decimals(x));
+      return Math.round(x * scale) / scale;
+    };
     var v = perSecond;
     var i = 0;
-    while (i + 1 < prefixes.length && Math.abs(v) >= base) {
+    while (i + 1 < prefixes.length && Math.abs(rounded(v)) >= base) {
       v /= base;
       i++;
     }
-    return sig(v, 4) + ' ' + (bytes ? prefixes[i] + 'B/s' : (prefixes[i] ? prefixes[i] + ' ' : '') + 'items/s');
+    return fixedText(v, decimals(v)) + ' ' + (bytes ? prefixes[i] + 'B/s' : (prefixes[i] ? prefixes[i] + ' ' : '') + 'items/s');
   }
   // A figure in ticks as a time; '-' for one the report leaves null (no samples).
   function ticksTime(ticks, perTick) {
@@ -414,8 +449,11 @@
   window.harnessPage = {
     dark: dark, colour: colour, alpha: alpha, el: el, isNum: isNum, num: num, sig: sig,
     durationText: durationText, fixedText: fixedText, significantText: significantText,
-    percentText: percentText, changePercentText: changePercentText, amountText: amountText,
-    frequencyText: frequencyText, unitFor: unitFor, timeText: timeText, rateText: rateText,
+    signedFixedText: signedFixedText, percentText: percentText,
+    percentSignificantText: percentSignificantText, factorText: factorText,
+    changePercentText: changePercentText, signedChangePercentText: signedChangePercentText,
+    amountText: amountText, frequencyText: frequencyText, spanText: spanText, ticksText: ticksText,
+    unitFor: unitFor, timeText: timeText, rateText: rateText,
     ticksTime: ticksTime, facts: facts, table: table, swatch: swatch, addChart: addChart, axis: axis,
     orderAxis: orderAxis, crosses: crosses, triangles: triangles, drawnCaption: drawnCaption, draw: draw
   };

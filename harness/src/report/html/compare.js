@@ -6,6 +6,7 @@
 
   var colour = H.colour, alpha = H.alpha, el = H.el, isNum = H.isNum, num = H.num, sig = H.sig,
     facts = H.facts, table = H.table, swatch = H.swatch, addChart = H.addChart, axis = H.axis;
+  var figureText = H.ticksText;  // as the console's compare writes a figure (compare/figures.hpp)
 
   // ---- the compare page ----------------------------------------------------------------------
   function comparePage(main, data) {
@@ -20,10 +21,10 @@
       ['B', sources('b')],
       ['unit', data.unit + (data.same_clock ? '' : ' (the reports used different clocks: converted with each one\'s rate)')],
       ['host check', data.host_speed_differs
-        ? 'the sides ran the reference loop at different speeds (best ' + sig(data.references.a, 5) + ' against ' +
-          sig(data.references.b, 5) + '): the host or its clock speed differed, the comparison is not to be trusted'
+        ? 'the sides ran the reference loop at different speeds (best ' + figureText(data.references.a) + ' against ' +
+          figureText(data.references.b) + '): the host or its clock speed differed, the comparison is not to be trusted'
         : 'the sides ran the reference loop at the same speed'],
-      ['gate', 'B slower by more than ' + num(gate.threshold_percent, 2) + '% in: ' +
+      ['gate', 'B slower by more than ' + sig(gate.threshold_percent, 6) + '% in: ' +
         (gate.slower && gate.slower.length ? gate.slower.join(', ') : 'no workload') +
         (gate.not_compared && gate.not_compared.length ? '; not compared: ' + gate.not_compared.join(', ') : '') +
         ' (exit code ' + gate.exit_code + ')']
@@ -99,16 +100,16 @@
       sides.forEach(function (s) {
         var side = s[1];
         var figures = byMedians
-          ? 'median ' + sig(side.median, 6) + (side.median_interval ? ' [' + sig(side.median_interval.lower, 6) + ', ' +
-            sig(side.median_interval.upper, 6) + ']' : '') + ' over ' + side.samples + ' samples; ' +
+          ? 'median ' + figureText(side.median) + (side.median_interval ? ' [' + figureText(side.median_interval.lower) + ', ' +
+            figureText(side.median_interval.upper) + ']' : '') + ' over ' + side.samples + ' samples; ' +
             side.unconfirmed + ' report(s) without a confirmed floor'
-          : 'min ' + sig(side.min, 6) + (side.floor ? ', floor ' + sig(side.floor.lower, 6) + ' to ' + sig(side.floor.upper, 6) : ', no interval') +
+          : 'min ' + figureText(side.min) + (side.floor ? ', floor ' + figureText(side.floor.lower) + ' to ' + figureText(side.floor.upper) : ', no interval') +
             ', ' + side.reports + ' report(s), fewest samples ' + side.fewest_samples +
             (side.notes && side.notes.length ? '; ' + side.notes.join('; ') : '');
         aside.appendChild(el('p', null, [swatch(s[2]), el('strong', { text: s[0] + ': ' }), figures]));
       });
-      aside.appendChild(el('p', null, [el('strong', { text: 'B / A: ' }), isNum(w.ratio) ? sig(w.ratio, 5) +
-        (byMedians && w.shift ? ' [' + sig(w.shift.lower, 5) + ', ' + sig(w.shift.upper, 5) + '] by the median shift (' + w.shift.method + ')' : '')
+      aside.appendChild(el('p', null, [el('strong', { text: 'B / A: ' }), isNum(w.ratio) ? num(w.ratio, 4) +
+        (byMedians && w.shift ? ' [' + num(w.shift.lower, 4) + ', ' + num(w.shift.upper, 4) + '] by the median shift (' + w.shift.method + ')' : '')
         : 'undefined']));
       figure.appendChild(aside);
     });

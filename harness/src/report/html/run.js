@@ -6,7 +6,8 @@
   'use strict';
 
   var colour = H.colour, alpha = H.alpha, el = H.el, isNum = H.isNum, num = H.num, sig = H.sig,
-    unitFor = H.unitFor, timeText = H.timeText, rateText = H.rateText, ticksTime = H.ticksTime,
+    unitFor = H.unitFor, timeText = H.timeText, spanText = H.spanText, frequencyText = H.frequencyText,
+    ticksText = H.ticksText, rateText = H.rateText, ticksTime = H.ticksTime,
     facts = H.facts, table = H.table, swatch = H.swatch, addChart = H.addChart, axis = H.axis,
     orderAxis = H.orderAxis, crosses = H.crosses, triangles = H.triangles, drawnCaption = H.drawnCaption;
 
@@ -47,8 +48,8 @@
     var clockText = c.name + (c.description ? ' — ' + c.description : '');
     var cal = c.calibration;
     var calText = cal
-      ? sig(cal.ticks_per_second / 1e6, 10) + ' MHz against ' + cal.reference + ', error within ' +
-        num(cal.error_ppm, 2) + ' ppm, ' + cal.rounds + ' rounds in ' + num(cal.duration_seconds * 1e3, 1) +
+      ? num(cal.ticks_per_second / 1e6, 6) + ' MHz against ' + cal.reference + ', error within ' +
+        num(cal.error_ppm, 2) + ' ppm, ' + cal.rounds + ' rounds in ' + spanText(cal.duration_seconds) +
         ' ms' + (cal.converged ? '' : ' (not converged in the time limit)')
       : cal === null ? 'none: the clock\'s rate is declared, not calibrated' : 'not in this report (written by an older harness)';
     var doc = h.doctor;
@@ -61,10 +62,10 @@
     var o = h.options || {};
     section.appendChild(facts([
       ['clock', clockText],
-      ['its rate', sig(c.ticks_per_second, 10) + ' ticks/s (1 tick = ' + timeText(1e9 / c.ticks_per_second) + ')'],
+      ['its rate', num(c.ticks_per_second, 0) + ' ticks/s (1 tick = ' + timeText(1e9 / c.ticks_per_second) + ')'],
       ['calibration', calText],
       ['step, granularity, read cost', [c.step_ticks, c.granularity_ticks, c.read_cost_ticks].map(function (v) {
-        return isNum(v) ? sig(v, 4) + ' ticks' : 'not measured';
+        return isNum(v) ? ticksText(v) + ' ticks' : 'not measured';
       }).join(', ')],
       ['why this clock', c.reason],
       ['doctor', doctorText === null ? 'not run' : doctorText + ' (harness doctor prints each check\'s facts and advice)'],
@@ -92,7 +93,7 @@
     var floorTicks = f ? f.ticks : p.min_ticks;
     parts.push('floor ' + ticksTime(floorTicks, perTick) + (f ? (f.confirmed ? ' (confirmed, block ' + f.block + ')' : ' (not confirmed)') : ''));
     parts.push('median ' + ticksTime(p.median_ticks, perTick));
-    parts.push('spread ' + (isNum(p.spread_percent) ? num(p.spread_percent, 2) + '%' : 'n/a'));
+    parts.push('spread ' + (isNum(p.spread_percent) ? num(p.spread_percent, 3) + '%' : 'n/a'));
     parts.push('disturbed ' + p.disturbed + ' of ' + p.samples);
     if (p.verdict) parts.push('verdict: ' + p.verdict);
     // Per iteration and throughput at the minimum, when the workload reports or declares them.
@@ -335,7 +336,7 @@
         num(p.disturbed, 0),
         p.verdict || '-',
         p.floor ? (p.floor.confirmed ? 'confirmed' : 'unconfirmed') : '-',
-        isNum(p.min_ticks) ? sig(p.min_ticks, 6) : '-'
+        ticksText(p.min_ticks)
       ]);
     });
     return table(['phase', 'samples', 'min', 'median', 'max', 'spread %', 'disturbed', 'verdict', 'floor', 'min (ticks)'],
@@ -347,7 +348,7 @@
     var h = report.harness;
     var c = h.clock;
     var doc = h.doctor;
-    var parts = ['Clock ' + c.name + ' at ' + sig(c.ticks_per_second / 1e6, 7) + ' MHz' +
+    var parts = ['Clock ' + c.name + ' at ' + frequencyText(c.ticks_per_second) +
       (c.calibration ? ' (calibrated within ' + num(c.calibration.error_ppm, 2) + ' ppm)' : '')];
     if (doc) parts.push('doctor: ' + doc.ok + ' ok, ' + doc.warn + ' warned, ' + doc.unknown + ' unknown');
     parts.push((h.workloads || []).length + ' workload(s); the run\'s details below');
@@ -375,7 +376,7 @@
       }
       var first = phaseOf(w, 'first');
       if (first && isNum(first.min_ticks)) {
-        section.appendChild(el('p', { text: 'First call: ' + ticksTime(first.min_ticks, perTick) + ' (' + sig(first.min_ticks, 6) + ' ticks).' }));
+        section.appendChild(el('p', { text: 'First call: ' + ticksTime(first.min_ticks, perTick) + ' (' + num(first.min_ticks, 0) + ' ticks).' }));
       }
       var sampled = Object.keys(series.phases).some(function (id) {
         return series.phases[id].samples > 0;
