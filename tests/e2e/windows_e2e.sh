@@ -108,7 +108,7 @@ if run doctor doctor; then
   contains doctor "^ok +Affinity mask: the process may run on CPUs [0-9,-]+ \(mask 0x[0-9a-f]+\) .*GetProcessAffinityMask"
   contains doctor "^(ok|warn) +Right to raise priority: process at [A-Z_]+_PRIORITY_CLASS, thread at THREAD_PRIORITY_[A-Z_]+ "
   contains doctor "^(ok|warn|unknown) +Power plan: (active power plan '.*' \{[0-9a-f-]+\}|PowerGetActiveScheme failed: .*\(error [0-9]+\))"
-  contains doctor "^(ok|warn) +Load on each CPU: busy over [0-9.]+ s \(NtQuerySystemInformation\)"
+  contains doctor "^(ok|warn) +Load on each CPU: busy over [0-9.]+ m?s \(NtQuerySystemInformation\)"
   contains doctor "^unknown +Steal time .*: not read on Windows: "
   contains doctor "^summary: [0-9]+ ok, [0-9]+ warn, [0-9]+ unknown$"
 fi
