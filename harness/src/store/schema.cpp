@@ -132,6 +132,9 @@ void refuse_newer(const database& db, int version) {
 // first, so the version is read again under the write lock.
 void migrate(database& db) {
   transaction t(db);
+  // PostgreSQL's transactions do not serialise two first opens by themselves: both would see an
+  // empty database and create the tables (8 runners starting at once did).
+  db.lock("harness store schema");
   const int version = version_of(db);
   refuse_newer(db, version);
   if (version == kSchemaVersion) return;
