@@ -81,8 +81,8 @@ TEST(HistoryReport, UtcTextIsTheCalendarDateAndTime) {
 TEST(HistoryReport, TheConsoleGroupsRunsByWorkloadAndMachine) {
   const std::string text = written(synthetic(false), report_format::console);
   EXPECT_THAT(text, HasSubstr("history: 4 runs of 2 series on 2 machines, from /tmp/results.db"));
-  EXPECT_THAT(text, HasSubstr("xor_loop/1000000 on m1 (host ci-1, AMD EPYC), clock rdtsc"));
-  EXPECT_THAT(text, HasSubstr("xor_loop/1000000 on m2 (host ci-2, AMD EPYC), clock rdtsc"));
+  EXPECT_THAT(text, HasSubstr("xor_loop/1000000 on m1, clock rdtsc"));
+  EXPECT_THAT(text, HasSubstr("xor_loop/1000000 on m2, clock rdtsc"));
   EXPECT_THAT(text, HasSubstr("2025-12-02 18:00:00  aaaaaaaaaaaa"));  // the commit cut to 12
   EXPECT_THAT(text, HasSubstr("270.0 µs"));
   EXPECT_THAT(text, Not(HasSubstr("regressions")));
@@ -130,7 +130,7 @@ TEST(HistoryReport, CsvHasARowPerRunQuotedAsRfc4180Asks) {
 
 TEST(HistoryReport, MarkdownHasASectionPerSeriesAndTheFindings) {
   const std::string text = written(synthetic(true), report_format::markdown);
-  EXPECT_THAT(text, HasSubstr("## xor\\_loop/1000000 on m1 (host ci-1, AMD EPYC)"));
+  EXPECT_THAT(text, HasSubstr("## xor\\_loop/1000000 on m1"));
   EXPECT_THAT(text, HasSubstr("## Regressions"));
   EXPECT_THAT(text, HasSubstr("| saved (UTC)"));
 }

@@ -58,11 +58,9 @@ groups group_runs(const history_report& report) {
   return g;
 }
 
+// The machine key already names the CPU and the host (store::machine_identity::key()).
 std::string machine_words(const history_run& r) {
-  std::vector<std::string> parts;
-  if (!r.host.empty()) parts.push_back("host " + r.host);
-  if (!r.cpu.empty()) parts.push_back(r.cpu);
-  return parts.empty() ? r.machine : fmt::format("{} ({})", r.machine, fmt::join(parts, ", "));
+  return r.machine;
 }
 
 text_table runs_table(const std::vector<const history_run*>& runs) {
