@@ -23,6 +23,8 @@ run_packages=(
                                      # compiled libs of libboost-math-dev are not used)
   libxxhash-dev                      # XXH3, header-only: the build's fingerprint in the history
   libjs-chart.js                     # Chart.js 3, embedded in the HTML report at build time
+  libsqlite3-dev                     # the results store's default backend, a file (docs/store.md)
+  libpq-dev                          # the results store on PostgreSQL, for a fleet of runners
 )
 # And what the tests need besides (./dev.sh test, ./dev.sh package):
 test_packages=(
@@ -38,6 +40,8 @@ test_packages=(
   ccache                             # the consumer test compiles the library once for three builds
   dpkg-dev                           # cpack -G DEB, and dpkg-deb for the package test
   chromium                           # html_e2e: the HTML pages rendered in headless Chromium
+  postgresql                         # the store's tests start a real PostgreSQL server of their own
+                                     # (initdb in a temporary folder, a Unix socket only)
 )
 
 install_missing() {

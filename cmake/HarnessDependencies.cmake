@@ -14,3 +14,9 @@ find_package(Boost 1.74 CONFIG REQUIRED)
 # the mingw build finds the header in the prefix scripts/windows-deps.sh fills.
 find_path(HARNESS_XXHASH_INCLUDE_DIR xxhash.h REQUIRED
           DOC "Folder holding xxhash.h (Debian: libxxhash-dev)")
+# The results store (harness/src/store, docs/store.md): SQLite for the default file
+# (libsqlite3-dev), libpq for PostgreSQL (libpq-dev). Not on Windows, whose build has no store.
+if(NOT WIN32)
+  find_package(SQLite3 REQUIRED)
+  find_package(PostgreSQL REQUIRED)
+endif()

@@ -34,7 +34,7 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # harness_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libbenchmark-dev (>= 1.7.1), libfmt-dev (>= 9.1.0), libspdlog-dev (>= 1:1.10.0), libcli11-dev (>= 2.1.2), nlohmann-json3-dev (>= 3.11.2)")
+    "libbenchmark-dev (>= 1.7.1), libfmt-dev (>= 9.1.0), libspdlog-dev (>= 1:1.10.0), libcli11-dev (>= 2.1.2), nlohmann-json3-dev (>= 3.11.2), libsqlite3-dev (>= 3.40), libpq-dev (>= 15)")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "cmake (>= 3.25), g++ (>= 4:12)")
 set(CPACK_GENERATOR DEB)
 include(CPack)

@@ -440,6 +440,69 @@ fails ab-garbles 1 "A ('$box/garbles') answered 'samples 12 0 zz' to 'sample " \
 contains err "not a line of the worker protocol (sample 1: 'zz' is not a whole number" ab-garbles
 dir_times=1
 
+# --- the results store (issue 29): --save refuses a store it cannot use, before the run ----------
+# A FIFO and a character device of our own (never a real /dev path), a file that is no SQLite
+# database, a store of a newer harness, a database of something else; each left as it was.
+mkfifo "$box/fifo"
+mknod "$box/null" c 1 3 2>/dev/null || true
+python3 - "$box" <<'PY'
+import sqlite3, sys
+box = sys.argv[1]
+newer = sqlite3.connect(box + "/newer.db")
+newer.executescript("CREATE TABLE harness_store (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                    "INSERT INTO harness_store VALUES ('schema_version', '2');")
+newer.close()
+other = sqlite3.connect(box + "/other.db")
+other.executescript("CREATE TABLE customers (name TEXT); INSERT INTO customers VALUES ('x');")
+other.close()
+PY
+store_run=(-w empty -n 3 --warmup 0 --no-history --save)
+bad store-folder "--save: --db cannot be used: $box/folder: it is a directory, not a store file" \
+  -- "${store_run[@]}" --db "$box/folder"
+bad store-fifo "$box/fifo: it is a FIFO, not a store file" -- "${store_run[@]}" --db "$box/fifo"
+if [ -c "$box/null" ]; then
+  bad store-device "$box/null: it is a character device, not a store file" -- \
+    "${store_run[@]}" --db "$box/null"
+fi
+bad store-corrupt "$box/notes.txt: file is not a database" -- "${store_run[@]}" --db "$box/notes.txt"
+bad store-newer "$box/newer.db: written by a newer harness (store schema 2, this build knows up to 1)" \
+  -- "${store_run[@]}" --db "$box/newer.db"
+bad store-foreign "$box/other.db: not a harness results store" -- "${store_run[@]}" --db "$box/other.db"
+bad store-no-folder "$box/none/r.db: its folder '$box/none' does not exist" -- \
+  "${store_run[@]}" --db "$box/none/r.db"
+bad store-no-server "--db cannot be used: postgresql://harness@/perf?host=$box/folder: cannot connect" \
+  -- "${store_run[@]}" --db "postgresql://harness@/perf?host=$box/folder"
+bad store-gbench-folder "--save: --db cannot be used: $box/folder: it is a directory" -- \
+  gbench --save --db "$box/folder" -- "$box/exe"
+bad store-ab-fifo "$box/fifo: it is a FIFO, not a store file" -- \
+  ab xor_loop/1000 xor_loop/2000 --save --db "$box/fifo"
+bad store-db-empty "--db: the store is empty" -- "${store_run[@]}" --db ''
+bad store-commit "--commit: 'main' is not a commit id: expected 4 to 64 hexadecimal digits" -- \
+  "${store_run[@]}" --commit main
+bad store-tag "--tag: 'runner' is not KEY=VALUE" -- "${store_run[@]}" --tag runner
+bad store-tag-twice "--tag: the key 'a' is given twice" -- "${store_run[@]}" --tag a=1 --tag a=2
+bad store-commit-alone "--commit only means something with --save" -- -w empty --commit abcd
+bad store-db-alone "--db only means something with --save" -- -w empty --db "$box/r.db"
+# Unreadable: as an unprivileged user (root reads everything), a store it may not read in a
+# folder it may write (sticky, as /tmp).
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+  open=$(mktemp -d)
+  chmod 1777 "$open"
+  cp "$harness" "$open/harness" && chmod 755 "$open/harness"
+  cp "$box/newer.db" "$open/locked.db" && chmod 000 "$open/locked.db"
+  before=$(cksum <"$open/locked.db")
+  (cd "$open" && HOME=$open setpriv --reuid=65534 --regid=65534 --clear-groups "$open/harness" \
+    "${store_run[@]}" --db "$open/locked.db" >"$work/out" 2>"$work/err")
+  got=$?
+  if [ "$got" -eq 2 ] && [ "$(cksum <"$open/locked.db")" = "$before" ]; then pass; else
+    fail "store-unreadable: exit $got, expected 2 and the file unchanged"
+  fi
+  contains err "$open/locked.db: it cannot be read: Permission denied (EACCES)" store-unreadable
+  rm -rf "$open"
+else
+  echo "SKIP: store-unreadable (needs root and setpriv to drop privileges)"
+fi
+
 # What the box held is still there, as it was.
 if [ "$(cat "$box/real/target.json")" = '{"kept": true}' ] && [ -L "$box/link.json" ] &&
   [ "$(cat "$box/foreign.json")" = "not a history" ] && [ ! -e "$box/home/.local" ]; then

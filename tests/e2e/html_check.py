@@ -73,6 +73,13 @@ def expected_charts(page, data):
             bars.append("disturbed rounds")
         return [("ab-rounds", rounds, "round, in the order taken", "B/A"),
                 ("ab-histogram", bars, "B/A, bins of", "rounds")]
+    if page == "history":
+        charts = []
+        for name in dict.fromkeys(r["workload"] for r in data["runs"]):
+            machines = dict.fromkeys(r["machine"] for r in data["runs"] if r["workload"] == name)
+            charts.append(("history", [m + " (" for m in machines],
+                           "commit, in the order first saved", "floor per call ("))
+        return charts
     raise SystemExit(f"unknown page kind {page}")
 
 

@@ -165,5 +165,16 @@ if expect 0 ab-html -- ab xor_loop/1000 xor_loop/1100 --warmup 10ms --max-time 2
   check_page ab "$work/ab.html" light
 fi
 
+# The history page (issue 29): three saved runs of a workload at three commits, drawn from the
+# store; one colour scheme, as the ab page.
+for c in 0a0a 1b1b 2c2c; do
+  "$harness" -w xor_loop/1000 -n 5 --warmup 10ms --no-baseline --save --db "$work/h.db" \
+    --commit "$c" --branch main >/dev/null 2>"$work/err" || fail "history-save $c: $(cat "$work/err")"
+done
+if expect 0 history-html -- history xor_loop/1000 --db "$work/h.db" --regressions \
+  -o "$work/history.html"; then
+  check_page history "$work/history.html" light
+fi
+
 echo "html_e2e: $passed passed, $failed failed (screenshots in $shots)"
 [ "$failed" -eq 0 ]

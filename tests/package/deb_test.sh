@@ -36,7 +36,7 @@ fi
 
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for p in libbenchmark-dev libfmt-dev libspdlog-dev libcli11-dev nlohmann-json3-dev; do
+for p in libbenchmark-dev libfmt-dev libspdlog-dev libcli11-dev nlohmann-json3-dev libsqlite3-dev libpq-dev; do
   [[ "$depends" == *"$p"* ]] || fail "Depends lacks $p"
 done
 [ "$(dpkg-deb -f "$deb" Package)" = harness ] || fail "Package is not harness"

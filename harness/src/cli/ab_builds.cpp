@@ -205,7 +205,7 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
         "--layout turns",
         platform::format_cpu_list(allowed)));
   }
-  const ab_output_plan output = plan_ab_output(flags);
+  const ab_output_plan output = plan_ab_output(flags, ctx);
   const auto progress = configure_logging(flags.log_level, ctx);
 
   doctor::doctor_options checkup;

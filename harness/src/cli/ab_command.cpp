@@ -15,6 +15,7 @@
 #include "ab_command.hpp"
 #include "base/numbers.hpp"
 #include "cli.hpp"
+#include "cli/history_file.hpp"
 #include "cli/output_file.hpp"
 #include "harness/ab.hpp"
 #include "harness/ab_report.hpp"
@@ -47,6 +48,17 @@ workload_instance one_workload(const workload_registry& registry, const std::str
                                   found.size(), fmt::join(names, ", ")));
   }
   return found.front();
+}
+
+// The builds an A/B run compared, for the store: this program's fingerprint for two workloads of
+// it, the two sides' builds for two binaries ("A vs B").
+std::string ab_build_of(const ab_report& report, const context& ctx) {
+  if (report.mode == ab_mode::gbench)
+    return fmt::format("{} vs {}", report.build_a, report.build_b);
+  if (report.mode == ab_mode::builds && !report.pairs.empty()) {
+    return fmt::format("{} vs {}", report.pairs.front().a.build, report.pairs.front().b.build);
+  }
+  return file_fingerprint(ctx.host.executable_path());
 }
 
 std::string progress_line(const ab_progress& p) {
@@ -108,10 +120,11 @@ ab_options ab_options_from(const ab_flags& flags) {
   return o;
 }
 
-ab_output_plan plan_ab_output(const ab_flags& flags) {
+ab_output_plan plan_ab_output(const ab_flags& flags, const context& ctx) {
   ab_output_plan plan = plan_outputs(flags.format, flags.line_option->count() > 0, flags.line,
                                      flags.output, parse_ab_line_template, "{b} vs {a}: {change}");
   check_report_file(plan);  // before any side is started
+  plan.save = plan_save(flags.store, ctx.host.environment);
   return plan;
 }
 
@@ -134,11 +147,18 @@ int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx)
       written = false;
     }
   }
+  bool saved = true;
+  if (plan.save) {
+    std::ostringstream json;
+    write_ab_json(json, report);
+    saved = save_run(*plan.save, this_machine(ctx.host, report.context), ab_build_of(report, ctx),
+                     json.str(), stop_signal() != 0, ctx.err);
+  }
   if (const int sig = stop_signal(); sig != 0) {
     clear_stop();
     return sig == SIGTERM ? exit_sigterm : exit_sigint;
   }
-  if (!written) return exit_failure;
+  if (!written || !saved) return exit_failure;
   if (ab_gate_failed(report)) return exit_slower;
   return exit_ok;
 }
@@ -175,7 +195,7 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
   const platform::cpu_list allowed = os->affinity();
   check_cpu_allowed(flags.cpu_option, flags.cpu, allowed);
   const clock_source& clock = ctx.host.clock(flags.clock);
-  const ab_output_plan plan = plan_ab_output(flags);
+  const ab_output_plan plan = plan_ab_output(flags, ctx);
   const auto progress = configure_logging(flags.log_level, ctx);
   options.progress = ab_progress_to(progress);
 
@@ -304,6 +324,7 @@ void add_ab_command(CLI::App& root, context& ctx) {
       "{lower} {upper} {change} {change_lower} {change_upper} {verdict} {rounds} {disturbed} "
       "{floor_ratio} {pairs} {clock}");
   cmd->add_option("--log-level", flags->log_level, "Log level on stderr")->capture_default_str();
+  add_store_options(*cmd, flags->store);
   cmd->footer(fmt::format(
       "Exit codes: 0 answered; 4 B slower beyond --fail-if-slower; 2 bad input; 1 a failure "
       "(a worker crashed, hung or spoke garbage); 3 a workload threw; 130/143 interrupted.\n"

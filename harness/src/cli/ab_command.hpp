@@ -17,6 +17,7 @@
 #include "harness/format_template.hpp"
 #include "harness/report.hpp"
 #include "run_command.hpp"
+#include "store_options.hpp"
 
 namespace CLI {
 class Option;
@@ -69,6 +70,7 @@ struct ab_flags {
   std::string line;
   CLI::Option* line_option = nullptr;
   std::string log_level = "warn";
+  store_flags store;  // --save, --db, --commit, --branch, --tag
 };
 
 // Where the report goes, decided before the first round.
@@ -76,7 +78,8 @@ using ab_output_plan = report_plan;
 
 // Every flag checked into options (what both ways share); throws usage_error.
 ab_options ab_options_from(const ab_flags& flags);
-ab_output_plan plan_ab_output(const ab_flags& flags);
+// Also opens the store --save names (plan.save; usage_error when it cannot be used).
+ab_output_plan plan_ab_output(const ab_flags& flags, const context& ctx);
 // The progress line for the rounds, when stderr is a terminal; empty otherwise.
 std::function<void(const ab_progress&)> ab_progress_to(
     const std::shared_ptr<progress_sink>& progress);

@@ -257,6 +257,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_report_command(app, ctx);
   add_gbench_command(app, ctx);
   add_ab_command(app, ctx);
+  add_history_command(app, ctx);
   add_worker_command(app, ctx);  // hidden: the worker end of `ab --a BIN --b BIN`
   prepare_for_our_words(app);
 

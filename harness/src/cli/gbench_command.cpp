@@ -13,6 +13,7 @@
 #include "ab_command.hpp"
 #include "base/numbers.hpp"
 #include "cli.hpp"
+#include "cli/history_file.hpp"
 #include "cli/output_file.hpp"
 #include "gbench/gbench.hpp"
 #include "gbench/vs.hpp"
@@ -120,7 +121,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   auto os = ctx.host.os();
   const platform::cpu_list allowed = os->affinity();
   check_cpu(f.run, allowed);
-  const report_plan plan = plan_report(f.run);
+  report_plan plan = plan_report(f.run);
   // Keyed by the binary's bytes, the repetition length and the binary's own arguments: a rebuild
   // of the suite, or a run that times it otherwise, is a new build.
   const std::shared_ptr<history_plan> history = plan_gbench_history(
@@ -129,6 +130,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
                   s.args.empty() ? "" : " -- ", quoted_command(s.args)),
       ctx.err);
   check_report_file(plan);
+  plan.save = plan_save(f.run.store, ctx.host.environment);
   s.memory = memory_of(history);
   const auto progress = configure_logging(f.run.log_level, ctx);
   // Windows: refuses here, before anything runs (not supported there yet).
@@ -191,6 +193,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   }
 
   bool written = true;
+  bool saved = true;
   if (!report.results.empty()) {
     const report_model model = analyze_run(report);
     if (plan.line) {
@@ -203,6 +206,16 @@ int gbench_action(const gbench_flags& f, context& ctx) {
     ctx.out.flush();
     if (history) save_history(*history, report, ctx.err);
     written = write_report_file(plan, model, ctx.err);
+    // A suite the binary did not finish is not saved, as an interrupted one.
+    if (plan.save && outcome.failure) {
+      fmt::print(ctx.err, "{}: --save: the binary failed; nothing was saved into {}\n", ctx.program,
+                 plan.save->store->where());
+    } else if (plan.save) {
+      saved =
+          save_run(*plan.save, this_machine(ctx.host, report.context),
+                   report.history.build.empty() ? file_fingerprint(s.binary) : report.history.build,
+                   render(model, report_format::json), outcome.stop_signal != 0, ctx.err);
+    }
   }
   if (outcome.failure) {
     fmt::print(ctx.err, "{}: gbench: {}\n", ctx.program, *outcome.failure);
@@ -219,7 +232,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
                report.results.empty() ? " before the binary reported anything" : "");
     return outcome.stop_signal == SIGTERM ? exit_sigterm : exit_sigint;
   }
-  if (!written) return exit_failure;
+  if (!written || !saved) return exit_failure;
   if (outcome.failure) return exit_binary_failed;
   return workloads_exit_code(report);
 }
@@ -291,7 +304,8 @@ gbench::vs_settings vs_settings_from(const gbench_flags& f, ab_flags& af) {
 int gbench_vs_action(const gbench_flags& f, context& ctx) {
   ab_flags af;
   gbench::vs_settings s = vs_settings_from(f, af);
-  const ab_output_plan plan = plan_ab_output(af);
+  af.store = f.run.store;
+  const ab_output_plan plan = plan_ab_output(af, ctx);
   auto os = ctx.host.os();
   const platform::cpu_list allowed = os->affinity();
   check_cpu(f.run, allowed);
@@ -416,6 +430,7 @@ void add_gbench_command(CLI::App& root, context& ctx) {
                 "Refused: a child's memory cannot be locked from outside (mlockall does not "
                 "survive exec)");
   add_history_options(*cmd, flags->run);
+  add_store_options(*cmd, flags->run.store);
   add_preparation_options(*cmd, flags->run);
   flags->warmup_option = cmd->get_option("--warmup");
   add_phase_and_report_options(*cmd, flags->run);

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "cli/history_file.hpp"
 #include "cli/output_file.hpp"
 #include "harness/clock.hpp"
 #include "harness/doctor.hpp"
@@ -135,11 +136,12 @@ int run(const run_flags& flags, context& ctx) {
   const platform::cpu_list allowed = os->affinity();
   check_cpu(flags, allowed);
   const clock_source& clock = ctx.host.clock(flags.clock);
-  const report_plan plan = plan_report(flags);
+  report_plan plan = plan_report(flags);
   const std::shared_ptr<history_plan> history =
       plan_history(history_request_of(flags, plan), ctx.host.environment,
                    ctx.host.executable_path(), clock, options.tuning, ctx.err);
   check_report_file(plan);
+  plan.save = plan_save(flags.store, ctx.host.environment);
   options.memory = memory_of(history);
   const auto progress = configure_logging(flags.log_level, ctx);
   if (progress->enabled()) {
@@ -202,13 +204,17 @@ int run(const run_flags& flags, context& ctx) {
   ctx.out.flush();
   if (history) save_history(*history, report, ctx.err);
   const bool written = write_report_file(plan, model, ctx.err);
+  const bool saved =
+      !plan.save || save_run(*plan.save, this_machine(ctx.host, report.context),
+                             file_fingerprint(ctx.host.executable_path()),
+                             render(model, report_format::json), stop_signal() != 0, ctx.err);
   // An interruption is what the user asked for and wins; then a report that could not be
-  // written; then a workload that failed.
+  // written or saved; then a workload that failed.
   if (const int sig = stop_signal(); sig != 0) {
     clear_stop();
     return sig == SIGTERM ? exit_sigterm : exit_sigint;
   }
-  if (!written) return exit_failure;
+  if (!written || !saved) return exit_failure;
   return workloads_exit_code(report);
 }
 

@@ -15,6 +15,7 @@
 #include "harness/report_line.hpp"
 #include "report/progress.hpp"
 #include "run_flags.hpp"
+#include "store_options.hpp"
 
 namespace harness::cli {
 
@@ -49,6 +50,9 @@ struct report_plan {
   std::optional<format_template> line;
   std::optional<std::filesystem::path> file;
   report_format file_format = report_format::json;
+  // --save: the store the run goes into, opened before the run (store_options.hpp); nullptr
+  // without --save.
+  std::shared_ptr<save_plan> save;
 };
 // Checks --format, --line and -o (what is at its path) as `run` and `ab` take them: `parse_line`
 // reads the --line template, `example` is one to suggest for an empty one. Throws usage_error.

@@ -197,6 +197,7 @@ void add_run_options(CLI::App& app, run_flags& flags, std::string_view program) 
                  "block trained, as the first starts after the warmup")
       ->capture_default_str();
   add_history_options(app, flags);
+  add_store_options(app, flags.store);
   app.add_option("--batch", flags.batch,
                  "Calls per sample (default: calibrated so a sample lasts --min-sample-time)");
   app.add_option("--min-sample-time", flags.min_sample_time,

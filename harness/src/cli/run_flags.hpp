@@ -10,6 +10,7 @@
 
 #include "harness/platform.hpp"
 #include "harness/runner.hpp"
+#include "store_options.hpp"
 
 namespace CLI {
 class App;
@@ -48,6 +49,7 @@ struct run_flags {
   CLI::Option* output_option = nullptr;
   std::string line;
   CLI::Option* line_option = nullptr;
+  store_flags store;  // --save, --db, --commit, --branch, --tag
 };
 
 // Lists every sample when one workload runs with at most this many; beyond, only with --detail.

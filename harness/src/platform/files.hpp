@@ -53,6 +53,9 @@ std::FILE* open_existing_for_writing(const std::filesystem::path& path);
 // nothing (opening a FIFO for writing would block until a reader comes). Always 0 on Windows,
 // where a device is only found unwritable when it is written.
 int write_permission(const std::filesystem::path& path);
+// The same for reading (access(R_OK)): the results store looks before SQLite opens a file. Always
+// 0 on Windows.
+int read_permission(const std::filesystem::path& path);
 
 // What keep_mode_and_owner could do.
 struct kept {
@@ -74,6 +77,10 @@ bool sync_file(std::FILE* file);
 
 // The file descriptor of an open stream (fileno, _fileno).
 int file_descriptor(std::FILE* file);
+
+// The operating system's kernel and its release ("Linux 6.1.0-18-amd64", uname); "Windows" on
+// Windows. Part of a machine's key in the results store.
+std::string kernel_release();
 
 // The system's reason for errno value `error`: "No space left on device (ENOSPC)" on Linux, the
 // C runtime's text on Windows.

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -224,6 +225,12 @@ std::filesystem::path executable_path() {
   return ec ? std::filesystem::path() : exe;
 }
 
+std::string kernel_release() {
+  struct utsname names {};
+  if (::uname(&names) != 0) return "Linux";
+  return fmt::format("{} {}", names.sysname, names.release);
+}
+
 std::filesystem::path state_directory(const environment& env) {
   if (const auto state = env("XDG_STATE_HOME"); state && !state->empty()) return *state;
   if (const auto home = env("HOME"); home && !home->empty())
@@ -312,6 +319,11 @@ std::FILE* open_existing_for_writing(const std::filesystem::path& path) {
 
 int write_permission(const std::filesystem::path& path) {
   const call_result call = checked([&] { return ::access(path.c_str(), W_OK); });
+  return call.rc == 0 ? 0 : call.err;
+}
+
+int read_permission(const std::filesystem::path& path) {
+  const call_result call = checked([&] { return ::access(path.c_str(), R_OK); });
   return call.rc == 0 ? 0 : call.err;
 }
 

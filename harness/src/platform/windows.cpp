@@ -306,6 +306,10 @@ std::unique_ptr<os_interface> make_native_os() {
   return make_windows_os(real_win32_calls());
 }
 
+std::string kernel_release() {
+  return "Windows";
+}
+
 std::filesystem::path executable_path() {
   // Long paths need a bigger buffer than MAX_PATH: grow until the name fits.
   std::wstring buffer(MAX_PATH, L'\0');
@@ -407,6 +411,10 @@ std::FILE* open_existing_for_writing(const std::filesystem::path& path) {
 int write_permission(const std::filesystem::path& /*path*/) {
   // _waccess asks GetFileAttributesW, which says nothing useful about a device: NUL and CON take
   // any bytes, and a device that does not is found when it is written.
+  return 0;
+}
+
+int read_permission(const std::filesystem::path& /*path*/) {
   return 0;
 }
 

@@ -16,19 +16,12 @@
 #include <ostream>
 
 #include "harness/report.hpp"
+#include "report/table.hpp"
 
 namespace harness {
 namespace {
 
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + '"';
-}
+using report_detail::csv_field;
 
 // `per_call` over `ns` nanoseconds, per second; empty when not declared or ns is not above 0.
 std::string per_second(const std::optional<double>& per_call, double ns) {

@@ -1,7 +1,8 @@
 // One self-contained HTML page around a JSON document: the style, Chart.js and the page's script
 // inline (html_assets.hpp), the document in a <script type="application/json"> element that the
 // script draws from. Used by the run report (report.hpp), `harness compare --format html`,
-// `harness clocks --format html` and `harness ab` (ab_report.hpp).
+// `harness clocks --format html`, `harness ab` (ab_report.hpp) and `harness history`
+// (history_report.hpp).
 //
 // What the page promises: nothing is fetched when it is opened (no "http://" or "https://" in the
 // file: the document's '/' are written "\/", which JSON reads back as '/'); every '<' of the
@@ -22,14 +23,15 @@
 
 namespace harness::html {
 
-enum class page_kind { run, compare, clocks, ab };
+enum class page_kind { run, compare, clocks, ab, history };
 // The page's body data-page, which the page's script reads; each has its own,
 // src/report/html/<name>.js (after common.js).
-inline constexpr enum_table<page_kind, page_kind::ab> kPageKindNames{{
+inline constexpr enum_table<page_kind, page_kind::history> kPageKindNames{{
     {page_kind::run, "run"},
     {page_kind::compare, "compare"},
     {page_kind::clocks, "clocks"},
     {page_kind::ab, "ab"},
+    {page_kind::history, "history"},
 }};
 constexpr const auto& enum_names(page_kind) noexcept {
   return kPageKindNames;

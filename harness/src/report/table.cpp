@@ -82,6 +82,16 @@ text_lines render_text(const text_table& table, std::size_t width, const cell_dr
   return out;
 }
 
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
 std::string markdown_escape(std::string_view text) {
   std::string escaped;
   for (const char c : text) {

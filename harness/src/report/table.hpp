@@ -50,6 +50,9 @@ text_lines render_text(const text_table& table, std::size_t width = 0,
 
 // Characters that would end a cell or start markup inside one, escaped.
 std::string markdown_escape(std::string_view text);
+// A CSV field as RFC 4180 asks: quoted, its quotes doubled, when it holds a comma, a quote or a
+// line break; as it is otherwise.
+std::string csv_field(std::string_view text);
 // The table as GitHub-flavoured Markdown, cells escaped, figures right-aligned.
 std::string render_markdown(const text_table& table);
 

@@ -1,0 +1,15 @@
+// What the store layer's files share: the results store over an open database. Internal header
+// of the store layer.
+#pragma once
+
+#include <memory>
+
+#include "store/database.hpp"
+#include "store/store.hpp"
+
+namespace harness::store {
+
+// The results store over `db`, whose schema is current (schema.cpp has opened it).
+std::unique_ptr<results_store> make_sql_store(std::unique_ptr<database> db);
+
+}  // namespace harness::store

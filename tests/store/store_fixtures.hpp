@@ -1,0 +1,50 @@
+// Reports to save in the store's tests and its concurrency tool: small JSON documents shaped as
+// the harness writes them (docs/output.md), with the figures the tests look for.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "store/store.hpp"
+
+namespace harness::store::fixtures {
+
+// A run report of one workload, sort/1000: a first call, a baseline whose floor is not confirmed,
+// and a prepared phase whose floor is `floor` ticks, confirmed.
+inline std::string run_report(double floor) {
+  return fmt::format(
+      R"({{"context": {{"host_name": "runner-1"}}, "benchmarks": [], "harness": {{
+  "schema_version": 1, "harness_version": "0.1.0",
+  "clock": {{"name": "tsc", "ticks_per_second": 2500000000.0}},
+  "workloads": [{{"name": "sort/1000", "phases": [
+    {{"phase": "first", "samples": 1, "min_ticks": 900.0}},
+    {{"phase": "baseline", "samples": 5, "min_ticks": 110.0, "median_ticks": 120.0,
+      "spread_percent": 9.0, "verdict": "too_few_samples",
+      "floor": {{"confirmed": false, "ticks": 110.0, "findings": ["too_few_blocks", "no_agreement"]}}}},
+    {{"phase": "prepared", "samples": 20, "min_ticks": {0}, "median_ticks": {1},
+      "spread_percent": 1.5, "verdict": "stable",
+      "floor": {{"confirmed": true, "ticks": {0}, "findings": []}}}}]}}]}}}}
+)",
+      floor, floor * 1.0125);
+}
+
+inline std::string ab_report() {
+  return R"({"context": {}, "benchmarks": [], "harness": {"schema_version": 1,
+  "harness_version": "0.1.0", "kind": "ab", "clock": {"name": "tsc", "ticks_per_second": 2.5e9}},
+  "ab": {"mode": "workloads", "a": {"workload": "sort/1000"}, "b": {"workload": "sort/2000"},
+  "answer": {"ratio": 1.02, "lower": 1.01, "upper": 1.03, "level": 0.95, "count": 40},
+  "verdict": "slower"}}
+)";
+}
+
+// A save request of `kind` ("run" or "ab") on the test machine.
+inline save_request request(const std::string& kind, double floor) {
+  save_request r;
+  r.machine = {"Test CPU", 2.5e9, "Linux 6.1.0", "runner-1"};
+  r.build = "xxh3:0123456789abcdef";
+  r.report_json = kind == "ab" ? ab_report() : run_report(floor);
+  return r;
+}
+
+}  // namespace harness::store::fixtures
