@@ -2,6 +2,7 @@
 // API over the saved runs, and the floor history's records (store.hpp).
 #include <fmt/format.h>
 
+#include <ctime>
 #include <map>
 #include <random>
 #include <set>
@@ -58,6 +59,11 @@ std::string where_of(const run_filter& f, std::vector<value>& params) {
   return sql;
 }
 
+// The wall clock, read here in the store's I/O layer (analysis/ reads none): when a run is saved.
+run_history::moment wall_clock_now() {
+  return run_history::moment_at(static_cast<std::int64_t>(std::time(nullptr)));
+}
+
 class sql_store final : public results_store {
  public:
   explicit sql_store(std::unique_ptr<database> db) : db_(std::move(db)) {}
@@ -66,7 +72,7 @@ class sql_store final : public results_store {
 
   std::string save(const save_request& request) override {
     const report_rows rows = rows_of_report(request.report_json);
-    const run_history::moment at = run_history::now();
+    const run_history::moment at = wall_clock_now();
     const std::string id = new_run_id();
     transaction t(*db_);
     db_->query(
@@ -216,7 +222,7 @@ class sql_store final : public results_store {
       return false;
     merge(records);
     db_->query("INSERT INTO history_imports (source, imported_unix) VALUES ($1, $2)",
-               {source, run_history::now().unix_seconds});
+               {source, wall_clock_now().unix_seconds});
     t.commit();
     return true;
   }
