@@ -472,7 +472,7 @@ bad store-no-folder "$box/none/r.db: its folder '$box/none' does not exist" -- \
   "${store_run[@]}" --db "$box/none/r.db"
 bad store-no-server "--db cannot be used: postgresql://harness@/perf?host=$box/folder: cannot connect" \
   -- "${store_run[@]}" --db "postgresql://harness@/perf?host=$box/folder"
-bad store-gbench-folder "--save: --db cannot be used: $box/folder: it is a directory" -- \
+bad store-gbench-folder "--db: the store of the history cannot be used: $box/folder: it is a directory" -- \
   gbench --save --db "$box/folder" -- "$box/exe"
 bad store-ab-fifo "$box/fifo: it is a FIFO, not a store file" -- \
   ab xor_loop/1000 xor_loop/2000 --save --db "$box/fifo"
