@@ -472,7 +472,7 @@ bad store-no-folder "$box/none/r.db: its folder '$box/none' does not exist" -- \
   "${store_run[@]}" --db "$box/none/r.db"
 bad store-no-server "--db cannot be used: postgresql://harness@/perf?host=$box/folder: cannot connect" \
   -- "${store_run[@]}" --db "postgresql://harness@/perf?host=$box/folder"
-bad store-gbench-folder "--save: --db cannot be used: $box/folder: it is a directory" -- \
+bad store-gbench-folder "--db: the store of the history cannot be used: $box/folder: it is a directory" -- \
   gbench --save --db "$box/folder" -- "$box/exe"
 bad store-ab-fifo "$box/fifo: it is a FIFO, not a store file" -- \
   ab xor_loop/1000 xor_loop/2000 --save --db "$box/fifo"
@@ -482,7 +482,8 @@ bad store-commit "--commit: 'main' is not a commit id: expected 4 to 64 hexadeci
 bad store-tag "--tag: 'runner' is not KEY=VALUE" -- "${store_run[@]}" --tag runner
 bad store-tag-twice "--tag: the key 'a' is given twice" -- "${store_run[@]}" --tag a=1 --tag a=2
 bad store-commit-alone "--commit only means something with --save" -- -w empty --commit abcd
-bad store-db-alone "--db only means something with --save" -- -w empty --db "$box/r.db"
+bad store-db-alone "--db only means something with --save, or for the floor history kept in the store" -- \
+  -w empty --no-history --db "$box/r.db"
 # Unreadable: as an unprivileged user (root reads everything), a store it may not read in a
 # folder it may write (sticky, as /tmp).
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then

@@ -216,16 +216,18 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   contains out "REFUSED: Permission denied (EACCES)" non-root
   contains err "refused" non-root
   # Defaults degrade, explicit choices refuse (issue 27): with a HOME this user may not enter, the
-  # default history cannot be looked at (EACCES): one warning, and the run goes on without it;
+  # default store of the history cannot be looked at (EACCES): one warning, and the run goes on
+  # without it;
   # the same file named with --history is exit 2 with the same reason. A HOME of the test's own.
   mkdir "$work/home000" && chmod 000 "$work/home000"
   default_history=$work/home000/.local/state/harness/history.json
+  default_store=$work/home000/.local/state/harness/results.db
   env -u HARNESS_HISTORY -u XDG_STATE_HOME HOME="$work/home000" \
     setpriv --reuid=65534 --regid=65534 --clear-groups "$work/harness-copy" -w empty -n 3 \
     --warmup 0 --no-baseline --detail >"$work/out" 2>"$work/err"
   code=$?
   if [ "$code" -eq 0 ]; then pass; else fail "non-root-home: exit code $code"; fi
-  contains err "harness: warning: the default history cannot be used: $default_history: it cannot be looked at: Permission denied (EACCES); running without one; give --history FILE or --no-history" non-root-home
+  contains err "harness: warning: the default store cannot keep the history: $default_store: it cannot be looked at: Permission denied (EACCES); running without one; give --db FILE or URL, --history FILE or --no-history" non-root-home
   if [ "$(grep -c 'history' "$work/err")" -eq 1 ]; then pass; else
     fail "non-root-home: not one warning line"
     sed 's/^/    | /' "$work/err"

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -20,6 +21,7 @@
 #include "history_file.hpp"
 #include "run_history.hpp"
 #include "scratch.hpp"
+#include "store/store.hpp"
 
 namespace harness::cli {
 namespace {
@@ -121,15 +123,16 @@ TEST(CliHistory, TheReportFileIsNeverTheHistory) {
     EXPECT_EQ(r.code, exit_usage);
     EXPECT_THAT(r.err, HasSubstr("HARNESS_HISTORY '" + report.string() + "' and -o"));
   }
-  // The default place, when -o names it: no history this run, and the report is written.
+  // The default place (the store), when -o names it: no history this run, and the report is
+  // written.
   const default_place place(m, dir.path() / "state");
-  const fs::path fallback = dir.path() / "state" / "harness" / "history.json";
+  const fs::path fallback = dir.path() / "state" / "harness" / "results.db";
   fs::create_directories(fallback.parent_path());
-  r = tiny_run(m, {"-o", fallback.c_str()});
+  r = tiny_run(m, {"--format", "json", "-o", fallback.c_str()});
   ASSERT_EQ(r.code, exit_ok) << r.err;
-  EXPECT_EQ(r.err, fmt::format("harness: warning: the default history cannot be used: {} is the "
-                               "file -o writes the report to; running without one; give "
-                               "--history FILE or --no-history\n",
+  EXPECT_EQ(r.err, fmt::format("harness: warning: the default store cannot keep the history: {} "
+                               "is the file -o writes the report to; running without one; give "
+                               "--db FILE or URL, --history FILE or --no-history\n",
                                fallback.string()));
   EXPECT_THAT(read_text(fallback), HasSubstr("\"benchmarks\""));
 }
@@ -178,10 +181,11 @@ TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
     const default_place place(m, dir.path() / "state");
     const auto r = tiny_run(m, {"--detail"});
     ASSERT_EQ(r.code, exit_ok) << r.err;
-    EXPECT_EQ(r.err, fmt::format("harness: warning: the default history cannot be used: {}: it "
-                                 "cannot be looked at: Too many levels of symbolic links (ELOOP); "
-                                 "running without one; give --history FILE or --no-history\n",
-                                 (dir.path() / "state" / "harness" / "history.json").string()));
+    EXPECT_EQ(r.err, fmt::format("harness: warning: the default store cannot keep the history: {}: "
+                                 "it cannot be looked at: Too many levels of symbolic links "
+                                 "(ELOOP); running without one; give --db FILE or URL, --history "
+                                 "FILE or --no-history\n",
+                                 (dir.path() / "state" / "harness" / "results.db").string()));
     EXPECT_THAT(r.out, HasSubstr("history: none"));
   }
   // A file where its folder would be made.
@@ -195,7 +199,8 @@ TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
                                              "running without one",
                                              (dir.path() / "file").string())));
   }
-  // Something else's file in its place: left as it was.
+  // Something else's file where earlier harnesses kept the history: not imported, left as it
+  // was; the history goes into the store.
   const fs::path fallback = dir.path() / "mine" / "harness" / "history.json";
   fs::create_directories(fallback.parent_path());
   std::ofstream(fallback) << "my notes\n";
@@ -203,9 +208,11 @@ TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
     const default_place place(m, dir.path() / "mine");
     const auto r = tiny_run(m, {});
     ASSERT_EQ(r.code, exit_ok) << r.err;
-    EXPECT_THAT(r.err, HasSubstr(fmt::format("harness: warning: the default history cannot be "
-                                             "used: {}: not a harness history (not JSON: ",
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("harness: warning: {}: not a harness history (not "
+                                             "JSON: ",
                                              fallback.string())));
+    EXPECT_THAT(r.err, HasSubstr("; not imported into the store, left as it is"));
+    EXPECT_TRUE(fs::exists(dir.path() / "mine" / "harness" / "results.db"));
     EXPECT_THAT(r.err, Not(HasSubstr("[json.exception")));
     EXPECT_EQ(read_text(fallback), "my notes\n");
     // Named, the same file is refused.
@@ -221,7 +228,8 @@ TEST(CliHistory, ADefaultThatCannotBeUsedIsOneWarningAndARunWithoutIt) {
     const env_guard home(m, "HOME", std::nullopt);
     const auto r = tiny_run(m, {});
     ASSERT_EQ(r.code, exit_ok) << r.err;
-    EXPECT_THAT(r.err, HasSubstr("harness: warning: the default history has no place here"));
+    EXPECT_THAT(r.err, HasSubstr("harness: warning: the default store cannot keep the history: it "
+                                 "has no place here"));
     EXPECT_EQ(lines_of(r.err, "\n"), 1u) << r.err;
   }
 }
@@ -253,16 +261,42 @@ TEST(CliHistory, TheBuildIsTheFingerprintOfTheMachinesExecutable) {
   EXPECT_THAT(r.out, HasSubstr("; build unidentified: no floors remembered)"));
 }
 
+// The default history is kept in the default results store (docs/store.md), made when first
+// saved; the history.json of earlier harnesses is imported once and left where it is.
 TEST(CliHistory, ADefaultThatCanBeUsedIsMadeAndKept) {
   const scratch_folder dir("history");
   fake_machine m;
   const default_place place(m, dir.path() / "state");
+  const fs::path legacy = dir.path() / "state" / "harness" / "history.json";
+  fs::create_directories(legacy.parent_path());
+  run_history old;
+  old.note_reference("an older machine", 4242, run_history::moment_at(std::time(nullptr)));
+  { std::ofstream(legacy) << old.to_json(); }
+  const std::string legacy_text = read_text(legacy);
   const auto r = tiny_run(m, {"--detail"});
   ASSERT_EQ(r.code, exit_ok) << r.err;
   EXPECT_EQ(r.err, "");
-  const fs::path fallback = dir.path() / "state" / "harness" / "history.json";
+  const fs::path fallback = dir.path() / "state" / "harness" / "results.db";
   EXPECT_THAT(r.out, HasSubstr("history: " + fallback.string()));
-  EXPECT_THAT(read_text(fallback), HasSubstr("\"harness_history\": 1"));
+  ASSERT_TRUE(fs::exists(fallback));
+  EXPECT_EQ(read_text(legacy), legacy_text);  // left where it is, as it was
+  {
+    auto kept = store::open_store(fallback.string(), false);
+    EXPECT_EQ(kept->load_history({"an older machine"}).speeds().at(0).reference_ticks, 4242u);
+  }
+  // A second run reads them back (the import is not repeated: the store keeps the source).
+  const auto again = tiny_run(m, {"--detail"});
+  ASSERT_EQ(again.code, exit_ok) << again.err;
+  EXPECT_EQ(again.err, "");
+  // Named with --db, the store is the user's choice: made now, and refused when unusable.
+  const fs::path named = dir.path() / "named.db";
+  const auto with_db = tiny_run(m, {"--db", named.c_str()});
+  ASSERT_EQ(with_db.code, exit_ok) << with_db.err;
+  EXPECT_TRUE(fs::exists(named));
+  const auto folder = tiny_run(m, {"--db", dir.path().c_str()});
+  EXPECT_EQ(folder.code, exit_usage);
+  EXPECT_THAT(folder.err, HasSubstr("--db: the store of the history cannot be used: "));
+  EXPECT_THAT(folder.err, HasSubstr("it is a directory, not a store file"));
   // And with --no-history, nothing is said of it.
   const auto off = tiny_run(m, {"--no-history"});
   EXPECT_EQ(off.code, exit_ok);

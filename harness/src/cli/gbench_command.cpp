@@ -130,7 +130,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
                   s.args.empty() ? "" : " -- ", quoted_command(s.args)),
       ctx.err);
   check_report_file(plan);
-  plan.save = plan_save(f.run.store, ctx.host.environment);
+  plan.save = plan_save(f.run.store, ctx.host.environment, history && history->in_store);
   s.memory = memory_of(history);
   const auto progress = configure_logging(f.run.log_level, ctx);
   // Windows: refuses here, before anything runs (not supported there yet).

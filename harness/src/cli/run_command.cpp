@@ -141,7 +141,7 @@ int run(const run_flags& flags, context& ctx) {
       plan_history(history_request_of(flags, plan), ctx.host.environment,
                    ctx.host.executable_path(), clock, options.tuning, ctx.err);
   check_report_file(plan);
-  plan.save = plan_save(flags.store, ctx.host.environment);
+  plan.save = plan_save(flags.store, ctx.host.environment, history && history->in_store);
   options.memory = memory_of(history);
   const auto progress = configure_logging(flags.log_level, ctx);
   if (progress->enabled()) {

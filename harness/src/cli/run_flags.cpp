@@ -220,9 +220,9 @@ void add_run_options(CLI::App& app, run_flags& flags, std::string_view program) 
 void add_history_options(CLI::App& app, run_flags& flags) {
   flags.history_option = app.add_option(
       "--history", flags.history,
-      "The file of floors (and host speeds) earlier runs showed on this machine, read to catch a "
-      "run slowed as a whole and then added to (default: $HARNESS_HISTORY, else "
-      "~/.local/state/harness/history.json)");
+      "A JSON file of the floors (and host speeds) earlier runs showed on this machine, read to "
+      "catch a run slowed as a whole and then added to (default: $HARNESS_HISTORY, else kept in "
+      "the results store, --db)");
   app.add_flag("--no-history", flags.no_history,
                "Neither read nor write the history: the floor is checked within this run only");
 }

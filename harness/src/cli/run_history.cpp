@@ -16,6 +16,7 @@
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
 #include "platform/files.hpp"
+#include "store/store.hpp"
 
 namespace harness::cli {
 
@@ -82,6 +83,95 @@ std::string unusable(const std::filesystem::path& path, history_source source,
   return {};
 }
 
+// A history file's records added to `records`, each as last seen.
+void merge_records(run_history& records, const run_history& more) {
+  for (const auto& s : more.speeds())
+    records.note_reference(s.machine, s.reference_ticks, s.seen);
+  for (const auto& f : more.floors())
+    records.note_floor(f.machine, f.build, f.workload, f.batch, f.floor, f.seen);
+}
+
+// The history kept in the results store: read from it when it exists (a store named with --db or
+// $HARNESS_DB is opened, and made, now), with the records of the history.json earlier harnesses
+// kept in the default place. Defaults degrade, explicit choices refuse: a named store that
+// cannot be used is a usage_error; the default store, one warning and no history.
+std::shared_ptr<history_plan> plan_in_store(const history_request& request,
+                                            const platform::environment& env, std::string machine,
+                                            const std::filesystem::path& build_file,
+                                            std::ostream& err) {
+  auto plan = std::make_shared<history_plan>();
+  plan->in_store = true;
+  plan->store_place = choose_store(*request.store, env);
+  const store_choice& place = plan->store_place;
+  const auto degrade = [&](const std::string& why) {
+    fmt::print(err,
+               "harness: warning: the default store cannot keep the history: {}; running without "
+               "one; give --db FILE or URL, --history FILE or --no-history\n",
+               why);
+    return nullptr;
+  };
+  if (place.where.empty()) {
+    return degrade(
+        "it has no place here (its folder comes from XDG_STATE_HOME or HOME, and neither is set)");
+  }
+  const bool file = !store::is_database_url(place.where);
+  if (file && request.report && same_file(place.where, *request.report)) {
+    if (!place.named) return degrade(place.where + " is the file -o writes the report to");
+    throw usage_error(fmt::format(
+        "{} '{}' and -o '{}' are one file: the report would replace the store; give each its "
+        "own file",
+        place.label, place.where, request.report->string()));
+  }
+  plan->path = place.where;
+  plan->named = place.named;
+  try {
+    const bool exists =
+        !file || platform::inspect_path(place.where).kind != platform::path_kind::missing;
+    if (place.named || exists) {
+      plan->store = open_chosen_store(place);
+      plan->records = plan->store->load_history({machine});
+    } else {
+      // Made when the history is saved: its nearest folder must take new entries.
+      const std::filesystem::path base = nearest_existing_folder(place.where);
+      std::error_code ec;
+      if (!std::filesystem::is_directory(base, ec)) {
+        return degrade(fmt::format("{}: its folder cannot be made: '{}' is not a folder",
+                                   place.where, base.string()));
+      }
+      if (const int error = platform::write_permission(base); error != 0) {
+        return degrade(fmt::format("{}: its folder cannot be made in '{}': {}", place.where,
+                                   base.string(), platform::errno_text(error)));
+      }
+    }
+  } catch (const store::store_unusable& e) {
+    if (!place.named) return degrade(e.what());
+    throw usage_error(fmt::format(
+        "{}: the store of the history cannot be used: {}; name a store this user may read and "
+        "write, or give --history FILE or --no-history",
+        place.label, e.what()));
+  } catch (const store::store_failed& e) {
+    if (!place.named) return degrade(e.what());
+    throw usage_error(fmt::format("{}: {}", place.label, e.what()));
+  }
+  // The history.json of earlier harnesses, in the default place: its records count now, and the
+  // save imports it once; a file that is no harness history is left alone, with a warning.
+  const std::filesystem::path legacy =
+      history_path_from(std::nullopt, platform::state_directory(env));
+  if (!legacy.empty() && platform::inspect_path(legacy).kind != platform::path_kind::missing) {
+    try {
+      merge_records(plan->records, read_history(legacy));
+      plan->legacy = legacy;
+    } catch (const usage_error& e) {
+      fmt::print(err, "harness: warning: {}; not imported into the store, left as it is\n",
+                 e.what());
+    }
+  }
+  plan->machine = std::move(machine);
+  plan->build = file_fingerprint(build_file);
+  plan->at = moment_now();
+  return plan;
+}
+
 // The file read, with the machine's key and the build's fingerprint; nullptr when none is kept.
 std::shared_ptr<history_plan> plan_at(const history_request& request,
                                       const platform::environment& env, std::string machine,
@@ -103,6 +193,9 @@ std::shared_ptr<history_plan> plan_at(const history_request& request,
     if (*named_by_env == "off") return nullptr;
     source = history_source::environment;
     plan->path = *named_by_env;
+  } else if (request.store && store::store_available()) {
+    // A build without a store (Windows) keeps the default history in its JSON file, as before.
+    return plan_in_store(request, env, std::move(machine), build_file, err);
   } else {
     plan->path = history_path_from(std::nullopt, platform::state_directory(env));
     if (plan->path.empty()) {
@@ -161,6 +254,7 @@ history_request history_request_of(const run_flags& flags, const report_plan& pl
   request.off = flags.no_history;
   if (flags.history_option->count() > 0) request.named = flags.history;
   request.report = plan.file;
+  request.store = &flags.store;
   return request;
 }
 
@@ -220,16 +314,33 @@ void save_history(history_plan& plan, const run_report& report, std::ostream& er
   // Seen now, at the end: a record's hour runs from when the run last saw it, and a long run
   // (a gbench suite can take hours) would otherwise leave records that are already old.
   const run_history::moment at = moment_now();
+  store::history_notes notes;
   for (const workload_result& r : report.results) {
     if (const std::uint64_t best = fastest_reference_of(r); best > 0)
-      plan.records.note_reference(plan.machine, best, at);
+      notes.references.emplace_back(plan.machine, best);
     // Every prepared phase's agreed floor, confirmed or not: noise only adds time, so the lowest
     // level a phase reached twice is the best evidence of what this build can do here again.
     if (!plan.build.empty() && r.prepared && r.prepared->floor) {
       if (const auto agreed = agreed_floor(*r.prepared->floor))
-        plan.records.note_floor(plan.machine, plan.build, r.name, r.prepared->batch, *agreed, at);
+        notes.floors.push_back({plan.machine, plan.build, r.name, r.prepared->batch, *agreed, at});
     }
   }
+  if (plan.in_store) {
+    // One transaction under the store's lock: runners sharing the store keep each other's records.
+    try {
+      if (!plan.store) plan.store = open_chosen_store(plan.store_place);
+      if (plan.legacy)
+        plan.store->import_history(plan.legacy->string(), read_history(*plan.legacy));
+      plan.store->note_history(notes, at);
+    } catch (const std::runtime_error& e) {  // store_unusable, store_failed, usage_error
+      fmt::print(err, "harness: warning: the history was not saved: {}\n", e.what());
+    }
+    return;
+  }
+  for (const auto& [machine, ticks] : notes.references)
+    plan.records.note_reference(machine, ticks, at);
+  for (const auto& f : notes.floors)
+    plan.records.note_floor(f.machine, f.build, f.workload, f.batch, f.floor, at);
   try {
     std::error_code ec;
     if (!plan.named) std::filesystem::create_directories(plan.path.parent_path(), ec);
@@ -245,7 +356,7 @@ void save_history(history_plan& plan, const run_report& report, std::ostream& er
 history_use use_of(const std::shared_ptr<history_plan>& plan, const floor_memory& memory) {
   history_use use;
   if (!plan) return use;
-  use.path = plan->path.string();
+  use.path = plan->in_store ? plan->store_place.where : plan->path.string();
   use.machine = plan->machine;
   use.build = plan->build;
   if (memory.fastest_reference_remembered) use.fastest_reference = memory.fastest_reference;

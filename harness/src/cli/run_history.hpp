@@ -17,6 +17,7 @@
 #include "harness/runner.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"
+#include "store_options.hpp"
 
 namespace harness::cli {
 
@@ -28,6 +29,14 @@ struct history_plan {
   std::string machine;
   std::string build;  // the executable's fingerprint; empty when it could not be read
   run_history::moment at;
+  // Kept in the results store (the default, docs/store.md) rather than in the file `path`: the
+  // store's place (--db, $HARNESS_DB, the default store), the store when it existed before the
+  // run (nullptr: made when the history is saved), and the history.json of earlier harnesses,
+  // whose records this run reads and which the save imports once (the file is left in place).
+  bool in_store = false;
+  store_choice store_place;
+  std::shared_ptr<store::results_store> store;
+  std::optional<std::filesystem::path> legacy;
 };
 
 // What the command line says of the history: --no-history, --history FILE, and the file -o
@@ -36,6 +45,7 @@ struct history_request {
   bool off = false;
   std::optional<std::string> named;
   std::optional<std::filesystem::path> report;
+  const store_flags* store = nullptr;  // --db: the store the history is kept in by default
 };
 history_request history_request_of(const run_flags& flags, const report_plan& plan);
 

@@ -83,8 +83,8 @@ void add_store_options(CLI::App& app, store_flags& flags) {
                "branch and tags, and the JSON report; whole or not at all (docs/store.md)");
   flags.db_option = app.add_option(
       "--db", flags.db,
-      "The results store: a file (SQLite) or a postgresql:// URL (default: $HARNESS_DB, else "
-      "~/.local/state/harness/results.db)");
+      "The results store --save saves into and the floor history is kept in: a file (SQLite) or "
+      "a postgresql:// URL (default: $HARNESS_DB, else ~/.local/state/harness/results.db)");
   flags.commit_option = app.add_option("--commit", flags.commit,
                                        "With --save: the commit measured (git rev-parse HEAD)");
   flags.branch_option =
@@ -116,7 +116,8 @@ std::shared_ptr<store::results_store> open_chosen_store(const store_choice& choi
   return store::open_store(choice.where, true);
 }
 
-std::shared_ptr<save_plan> plan_save(const store_flags& flags, const platform::environment& env) {
+std::shared_ptr<save_plan> plan_save(const store_flags& flags, const platform::environment& env,
+                                     bool history_in_store) {
   if (flags.db_option->count() > 0 && flags.db.empty())
     throw usage_error("--db: the store is empty; give a file or a postgresql:// URL");
   for (const auto& [option, name] :
@@ -126,10 +127,10 @@ std::shared_ptr<save_plan> plan_save(const store_flags& flags, const platform::e
   }
   if (!flags.tags.empty() && !flags.save)
     throw usage_error("--tag only means something with --save: add --save");
-  if (flags.db_option->count() > 0 && !flags.save) {
+  if (flags.db_option->count() > 0 && !flags.save && !history_in_store) {
     throw usage_error(
-        "--db only means something with --save (the floor history stays in its own file, "
-        "--history): add --save");
+        "--db only means something with --save, or for the floor history kept in the store "
+        "(not with --history or --no-history): add --save");
   }
   if (!flags.save) return nullptr;
   auto plan = std::make_shared<save_plan>();

@@ -56,7 +56,10 @@ struct save_plan {
 // Checks --commit, --branch and --tag (and that they come with --save), and opens the store
 // when --save asks for one: a store that cannot be used is a usage_error naming it and why, with
 // the default store too (the user asked to save). nullptr without --save.
-std::shared_ptr<save_plan> plan_save(const store_flags& flags, const platform::environment& env);
+// `history_in_store`: the run keeps its floor history in the store, which --db then names even
+// without --save.
+std::shared_ptr<save_plan> plan_save(const store_flags& flags, const platform::environment& env,
+                                     bool history_in_store = false);
 
 // The machine key of this machine (store.hpp): the CPU model and TSC rate, the kernel, the
 // host name the run's context read.
