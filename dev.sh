@@ -97,13 +97,16 @@ configure_and_build() {
 }
 
 # The fuzz build (clang, the library instrumented for libFuzzer, ASan+UBSan) and its targets,
-# each fuzz test set to run SECONDS.
+# each fuzz test set to run SECONDS; then any further TARGETs of that tree. The same tree is the
+# sanitizer build of the suite: the unit tests and the binary linked without libFuzzer's runtime
+# (tests/CMakeLists.txt: sanitized_tests), so the library is compiled once for both.
 configure_fuzz() {
-  local fuzz=$build-fuzz
+  local fuzz=$build-fuzz seconds=$1
+  shift
   cmake -S "$root" -B "$fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DHARNESS_FUZZ=ON \
     -DHARNESS_WERROR=ON -DHARNESS_BUILD_EXAMPLES=OFF -DHARNESS_BUILD_BENCHMARKS=OFF \
-    -DHARNESS_BUILD_TESTS=OFF -DHARNESS_INSTALL=OFF -DHARNESS_FUZZ_SECONDS="$1" >/dev/null
-  cmake --build "$fuzz" -j "$jobs" --target harness_fuzzers
+    -DHARNESS_BUILD_TESTS=ON -DHARNESS_INSTALL=OFF -DHARNESS_FUZZ_SECONDS="$seconds" >/dev/null
+  cmake --build "$fuzz" -j "$jobs" --target harness_fuzzers "$@"
 }
 
 cmd=${1:-run}
@@ -137,9 +140,16 @@ case "$cmd" in
     # compile checks, each filling the CPU time the others leave (tests/CMakeLists.txt).
     ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -LE busy_ok
     ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -L busy_ok
-    # Every reader's fuzz target, a bounded run each under ASan+UBSan (clang only).
-    configure_fuzz 8
+    # Every reader's fuzz target, a bounded run each under ASan+UBSan (clang only); then, in that
+    # tree, the unit tests and the binary's e2e tests under ASan+UBSan (sanitized_e2e): the
+    # first error ends the process with SIGABRT (halt_on_error, abort_on_error: no exit code a
+    # test could take for one of ours; UBSan too, -fno-sanitize-recover=all), and LeakSanitizer is
+    # on: a leak is a bug to fix, not to suppress.
+    configure_fuzz 8 sanitized_tests
     ctest --test-dir "$build-fuzz" -L fuzz --output-on-failure
+    ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1 \
+      UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
+      ctest --test-dir "$build-fuzz" -L "^(unit|sanitized_e2e)$" --output-on-failure -j "$(nproc)"
     # The same suite for Windows: cross-built with mingw-w64, run under Wine (installs both).
     bash "$root/scripts/windows-test.sh" "$build-win"
     ;;

@@ -4,11 +4,16 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "fake_machine.hpp"
+#include "harness/log.hpp"
+#include "run_command.hpp"
 
 namespace harness::cli {
 namespace {
@@ -75,6 +80,52 @@ TEST(CliRun, TheJsonReportOnAFakeMachine) {
   EXPECT_EQ(prepared.at("floor").at("confirmed_by"), nlohmann::json::array({1, 3}));
   EXPECT_EQ(doc.at("context").at("host_name"), "fakehost");
   EXPECT_THAT(r.out, Not(HasSubstr("summary")));
+}
+
+// Found by the sanitizer build (issue 31): the command's logger, writing to the caller's error
+// stream, outlived run_cli, and the next test to log wrote into that std::ostringstream after it
+// was destroyed (the unit tests run as one process crashed). It ends with the command now.
+TEST(CliRun, TheCommandsLoggerEndsWithTheCommand) {
+  const std::shared_ptr<spdlog::logger> before = shared_logger();
+  fake_machine m;
+  const auto r =
+      run(m, {"-w", "exact", "-n", "2", "--warmup", "0", "--no-history", "--log-level", "debug"});
+  ASSERT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("harness: debug: "));  // the command's logger, while it ran
+  EXPECT_EQ(shared_logger(), before);
+  EXPECT_EQ(logger().sinks(), before->sinks());
+}
+
+// Found by bench/soak.sh (issue 31): a SIGINT while the process was pinned to read the clock's
+// facts, before the signal handlers were set, ended it pinned. Now it stops the run: exit 130,
+// the affinity put back. The fake reads the clock's facts with the signal raised, if handled.
+int interrupted_while_reading_the_clock(fake_machine& m, std::vector<const char*> args) {
+  bool handled = false;
+  const auto measure = m.host.measure_clock;
+  m.host.measure_clock = [&](const clock_source& clock) {
+    struct sigaction now {};
+    sigaction(SIGINT, nullptr, &now);
+    handled = now.sa_handler == on_stop_signal;
+    EXPECT_EQ(m.os.allowed, (platform::cpu_list{2}));  // pinned while it reads
+    if (handled) std::raise(SIGINT);
+    return measure(clock);
+  };
+  const auto r = run(m, std::move(args));
+  EXPECT_TRUE(handled) << "SIGINT would end the process while pinned";
+  EXPECT_EQ(m.os.allowed, (platform::cpu_list{0, 1, 2, 3}));
+  EXPECT_EQ(m.os.nice, 0);
+  return r.code;
+}
+
+TEST(CliRun, ASignalWhilePinnedForTheClocksFactsStopsTheRun) {
+  fake_machine m;
+  EXPECT_EQ(interrupted_while_reading_the_clock(
+                m, {"-w", "exact", "-n", "4", "--warmup", "0", "--no-history"}),
+            exit_sigint);
+  fake_machine ab;
+  EXPECT_EQ(interrupted_while_reading_the_clock(
+                ab, {"ab", "exact", "exact", "--warmup", "0", "--max-time", "10ms"}),
+            exit_sigint);
 }
 
 // A workload that fails is reported as failed in every format, with where it failed, and the

@@ -11,6 +11,8 @@
 namespace harness {
 
 spdlog::logger& logger();
+// The logger itself, to put back after a set_logger() that is meant to last only a while.
+std::shared_ptr<spdlog::logger> shared_logger();
 void set_logger(std::shared_ptr<spdlog::logger> replacement);
 
 }  // namespace harness

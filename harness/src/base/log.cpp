@@ -22,6 +22,9 @@ std::shared_ptr<spdlog::logger>& instance() {
 spdlog::logger& logger() {
   return *instance();
 }
+std::shared_ptr<spdlog::logger> shared_logger() {
+  return instance();
+}
 void set_logger(std::shared_ptr<spdlog::logger> replacement) {
   instance() = std::move(replacement);
 }

@@ -208,10 +208,16 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
   ab_report report;
   report.mode = ab_mode::workloads;
   // The clock's facts are read on the CPU the rounds will use (run_command.cpp says why).
-  const bool facts_pinned =
-      options.cpu && os->set_affinity(platform::cpu_list{*options.cpu}).applied;
-  const clock_facts facts = ctx.host.measure_clock(clock);
-  if (facts_pinned) os->set_affinity(allowed);
+  clock_facts facts;
+  {
+    // A signal while pinned here stops the rounds instead of ending the process pinned (found by
+    // bench/soak.sh).
+    const stop_signals_guard signals;
+    const bool facts_pinned =
+        options.cpu && os->set_affinity(platform::cpu_list{*options.cpu}).applied;
+    facts = ctx.host.measure_clock(clock);
+    if (facts_pinned) os->set_affinity(allowed);
+  }
   report.options = options;
   report.clock = std::string(clock.name());
   report.ticks_per_second = clock.ticks_per_second();

@@ -8,12 +8,14 @@
 #include <charconv>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "harness/errors.hpp"
+#include "harness/log.hpp"
 #include "harness/report.hpp"
 #include "platform/child_process.hpp"
 #include "platform/files.hpp"
@@ -278,6 +280,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return exit_usage;
   }
 
+  // A command's logger writes to ctx.err (configure_logging); it ends with the command, as that
+  // stream may (a test's std::ostringstream), and the logger before it is back for whatever logs
+  // next.
+  struct logger_back {
+    std::shared_ptr<spdlog::logger> before = shared_logger();
+    ~logger_back() { set_logger(std::move(before)); }
+  } const put_back;
   try {
     return ctx.action ? ctx.action() : exit_ok;
   } catch (const usage_error& e) {

@@ -160,10 +160,15 @@ int run(const run_flags& flags, context& ctx) {
   // two reads on different CPUs (the process migrated between them) can differ by less than a
   // quantum of either CPU's clock (a 1-tick step of a TSC with 21-tick quanta was seen here), and
   // the step sets how long a sample must be. Unpinned again at once: the baseline runs unpinned.
-  const bool facts_pinned =
-      options.cpu && os->set_affinity(platform::cpu_list{*options.cpu}).applied;
-  report.clock = ctx.host.measure_clock(clock);
-  if (facts_pinned) os->set_affinity(allowed);
+  {
+    // A signal while pinned here stops the run (after the first workload starts, it reports
+    // nothing measured) instead of ending the process pinned (found by bench/soak.sh).
+    const stop_signals_guard signals;
+    const bool facts_pinned =
+        options.cpu && os->set_affinity(platform::cpu_list{*options.cpu}).applied;
+    report.clock = ctx.host.measure_clock(clock);
+    if (facts_pinned) os->set_affinity(allowed);
+  }
   report.clock_reason =
       flags.clock.empty() ? ctx.host.default_clock_reason() : "chosen with --clock";
   report.options = options;
@@ -174,22 +179,22 @@ int run(const run_flags& flags, context& ctx) {
   report.program = ctx.program;
   report.show_samples = flags.detail || (selected.size() == 1 && !options.auto_samples &&
                                          options.samples <= kMaxListedSamples);
-  {
-    // SIGINT and SIGTERM end sampling after the current sample; the guard in run_workload restores
-    // affinity and priority, and what was gathered is reported.
-    const stop_signals_guard signals;
-    for (std::size_t i = 0; i < selected.size(); ++i) {
-      progress->set_position(i + 1, selected.size());
-      report.results.push_back(run_workload(selected[i], options, report.clock, *os));
-      // The next workload's floor is checked against the fastest speed seen so far.
-      if (const std::uint64_t best = fastest_reference_of(report.results.back());
-          best > 0 &&
-          (!options.memory.fastest_reference || best < *options.memory.fastest_reference)) {
-        options.memory.fastest_reference = best;
-        options.memory.fastest_reference_remembered = false;
-      }
-      if (stop_signal() != 0) break;
+  // SIGINT and SIGTERM end sampling after the current sample; the guard in run_workload restores
+  // affinity and priority, and what was gathered is reported. The handlers stay until the files
+  // are written: a signal there ends the command after them (exit 130 or 143), not the process
+  // in the middle of a write, leaving its temporary file (found by bench/soak.sh).
+  const stop_signals_guard signals;
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    progress->set_position(i + 1, selected.size());
+    report.results.push_back(run_workload(selected[i], options, report.clock, *os));
+    // The next workload's floor is checked against the fastest speed seen so far.
+    if (const std::uint64_t best = fastest_reference_of(report.results.back());
+        best > 0 &&
+        (!options.memory.fastest_reference || best < *options.memory.fastest_reference)) {
+      options.memory.fastest_reference = best;
+      options.memory.fastest_reference_remembered = false;
     }
+    if (stop_signal() != 0) break;
   }
   progress->clear();
   // One analysis, whatever the number of outputs.
