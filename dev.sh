@@ -23,6 +23,8 @@ run_packages=(
                                      # compiled libs of libboost-math-dev are not used)
   libxxhash-dev                      # XXH3, header-only: the build's fingerprint in the history
   libjs-chart.js                     # Chart.js 3, embedded in the HTML report at build time
+  valgrind                           # --instructions: callgrind counts instructions per call; its
+                                     # valgrind/callgrind.h client requests are built in
 )
 # And what the tests need besides (./dev.sh test, ./dev.sh package):
 test_packages=(

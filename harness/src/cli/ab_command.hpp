@@ -69,6 +69,8 @@ struct ab_flags {
   std::string line;
   CLI::Option* line_option = nullptr;
   std::string log_level = "warn";
+  bool instructions = false;  // also B's instructions over A's, counted under valgrind
+  bool cache_sim = false;
 };
 
 // Where the report goes, decided before the first round.

@@ -26,6 +26,7 @@
 #include "harness/report_line.hpp"
 #include "harness/runner.hpp"
 #include "harness/workload.hpp"
+#include "instructions.hpp"
 #include "report/progress.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"
@@ -140,6 +141,7 @@ int run(const run_flags& flags, context& ctx) {
       plan_history(history_request_of(flags, plan), ctx.host.environment,
                    ctx.host.executable_path(), clock, options.tuning, ctx.err);
   check_report_file(plan);
+  if (flags.instructions) check_valgrind(ctx.host);
   options.memory = memory_of(history);
   const auto progress = configure_logging(flags.log_level, ctx);
   if (progress->enabled()) {
@@ -190,6 +192,14 @@ int run(const run_flags& flags, context& ctx) {
     }
   }
   progress->clear();
+  if (flags.instructions && stop_signal() == 0) {
+    const stop_signals_guard signals;
+    for (workload_result& r : report.results) {
+      if (r.failed() || r.interrupted) continue;
+      r.instructions = count_instructions(ctx.host, ctx.host.executable_path(), r.name,
+                                          kInstructionCalls, flags.cache_sim);
+    }
+  }
   // One analysis, whatever the number of outputs.
   const report_model model = analyze_run(report);
   if (plan.line) {

@@ -17,6 +17,7 @@
 #include "base/numbers.hpp"
 #include "harness/format_template.hpp"
 #include "harness/report.hpp"
+#include "report/counters.hpp"
 #include "report/summary.hpp"
 #include "report/table.hpp"
 
@@ -203,6 +204,10 @@ void print_short_console_report(std::ostream& out, const report_model& model,
                  duration(first->phase->values[0], clock, style.unicode),
                  r.batch > 1 ? fmt::format("; {} calls per sample after it", r.batch) : "");
     }
+    if (const std::string counters = short_counters_text(w); !counters.empty())
+      print_wrapped(out, line_width(style), "counters", counters);
+    if (r.instructions)
+      print_wrapped(out, line_width(style), "valgrind", instructions_text(*r.instructions));
     const trust_note& t = w.trust;
     // Colour marks the verdict word only, so wrapping measures plain text.
     const std::size_t colon = t.text.find(':');
