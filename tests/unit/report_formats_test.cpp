@@ -387,16 +387,21 @@ TEST(ReportCsv, OneRowPerSampleQuotedWhereNeeded) {
     ++n;
   EXPECT_EQ(n, 1u + (1 + 12 + 12) + 5 + 2 + (1 + 1));
   // The last columns are the block, empty in a phase without blocks, ns per iteration (the
-  // workload returned 1000 per call), items/s and bytes/s (when declared), and the error.
-  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,,,,,,\n"));
-  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1,1,0.501,,,\n"));
-  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,4,1001,500.5,0,1041,1,0,0,2,0.5005,,,\n"));
+  // workload returned 1000 per call), items/s and bytes/s (when declared), and the error; then
+  // the six CPU counters xor_loop/1000 has per call, empty for the workloads without them.
+  EXPECT_THAT(csv, HasSubstr(",bytes_per_second,error,task-clock,page-faults,minor-faults,"
+                             "major-faults,context-switches,cpu-migrations\n"));
+  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,,,,,,,,,,,,\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1,1,0.501,,,,501,0,0,0,"
+                             "1,0\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,4,1001,500.5,0,1041,1,0,0,2,0.5005,,,,500.5,"
+                             "0,0,0,0,0\n"));
   // 64 bytes in 6.125 ns.
   EXPECT_THAT(csv, HasSubstr("memcpy_bytes/64,prepared,1,12.25,6.125,0,824,64,0,,1,,,"
-                             "10448979591.836735,\n"));
+                             "10448979591.836735,,,,,,,\n"));
   // A failure: the stage, the 0-based sample, its block, what it threw; no figures.
   EXPECT_THAT(csv, HasSubstr("throws/3,baseline,2,,,,,1,,,1,,,,\"threw: boom, said the "
-                             "\"\"workload\"\"\"\n"));
+                             "\"\"workload\"\"\",,,,,,\n"));
 }
 
 TEST(ReportMarkdown, TableEscapesCells) {

@@ -15,7 +15,7 @@ namespace harness::detail {
 class sample_counting {
  public:
   // Reads nothing when `reader` is null or `counted` empty. `counted`: the counters that opened,
-  // in cpu_counter order; `expected`: samples to reserve room for.
+  // in the order asked; `expected`: samples to reserve room for.
   sample_counting(counter_reader* reader, std::vector<cpu_counter> counted, std::size_t expected);
 
   bool active() const noexcept { return reader_ != nullptr; }

@@ -69,37 +69,41 @@ std::string pin_check_text(const workload_analysis& w) {
   return text;
 }
 
-std::string short_counters_text(const workload_analysis& w) {
+std::string short_pin_text(const workload_analysis& w) {
+  if (!w.prepared_migrations || !w.pinned) return {};
+  const double m = *w.prepared_migrations;
+  std::string text =
+      fmt::format("{}: {} cpu-migrations", m == 0 ? "held" : "did NOT hold", amount_text(m));
+  if (const phase_analysis* b = w.find(phase_kind::baseline)) {
+    if (const counter_figure* f = b->counters.find(cpu_counter::cpu_migrations);
+        f && f->phase_total)
+      text += fmt::format("; baseline {}", phase_total_text(*f));
+  }
+  return text;
+}
+
+std::string short_counters_text(const workload_analysis& w, std::size_t width) {
   const workload_result& r = *w.result;
   if (r.counters.empty()) return {};
-  std::vector<std::string> parts;
-  if (const phase_analysis* p = w.find(phase_kind::prepared); p && !p->counters.figures.empty()) {
-    std::vector<std::string> figures;
-    for (const cpu_counter c :
-         {cpu_counter::instructions, cpu_counter::cycles, cpu_counter::task_clock,
-          cpu_counter::page_faults, cpu_counter::context_switches}) {
-      if (const counter_figure* f = p->counters.find(c))
-        figures.push_back(fmt::format("{} {}", count_text(f->at_floor, f->scaled_at_floor),
-                                      c == cpu_counter::task_clock ? "ns task-clock" : id_of(c)));
+  // The pieces in the order they are kept when the line is short of room: what the hardware
+  // counted, the time and the faults, what is not available, then the rest.
+  struct piece {
+    int order;  // where it is printed
+    std::string text;
+  };
+  std::vector<piece> pieces;
+  if (const phase_analysis* p = w.find(phase_kind::prepared)) {
+    int order = 0;
+    for (const cpu_counter c : {cpu_counter::instructions, cpu_counter::cycles,
+                                cpu_counter::task_clock, cpu_counter::page_faults}) {
+      if (const counter_figure* f = p->counters.find(c)) {
+        pieces.push_back(
+            {order++, fmt::format("{} {}", count_text(f->at_floor, f->scaled_at_floor),
+                                  c == cpu_counter::task_clock ? "ns task-clock" : id_of(c))});
+      }
+      if (c == cpu_counter::cycles && p->counters.ipc_at_floor)
+        pieces.push_back({order++, "IPC " + fixed_text(*p->counters.ipc_at_floor, 2)});
     }
-    if (p->counters.ipc_at_floor)
-      figures.push_back(fmt::format("IPC {}", fixed_text(*p->counters.ipc_at_floor, 2)));
-    parts.push_back(fmt::format("per call at the min: {}", fmt::join(figures, ", ")));
-  }
-  if (w.prepared_migrations) {
-    // The pin's check in few words; the baseline's migrations beside it.
-    const double m = *w.prepared_migrations;
-    std::string pin = fmt::format("{} {} cpu-migrations",
-                                  !w.pinned ? "not pinned:"
-                                  : m == 0  ? "pin held:"
-                                            : "PIN NOT HELD:",
-                                  amount_text(m));
-    if (const phase_analysis* b = w.find(phase_kind::baseline)) {
-      if (const counter_figure* f = b->counters.find(cpu_counter::cpu_migrations);
-          f && f->phase_total)
-        pin += fmt::format(" (baseline {})", phase_total_text(*f));
-    }
-    parts.push_back(pin);
   }
   std::size_t unavailable = 0;
   std::vector<std::string_view> codes;
@@ -110,14 +114,38 @@ std::string short_counters_text(const workload_analysis& w) {
                        : s.error_code == EOPNOTSUPP ? "EOPNOTSUPP"
                        : s.error_code == EACCES     ? "EACCES"
                                                     : nullptr;
-    const std::string_view why = code != nullptr ? std::string_view(code) : "see --detail";
+    const std::string_view why = code != nullptr ? std::string_view(code) : "--detail says why";
     if (std::find(codes.begin(), codes.end(), why) == codes.end()) codes.push_back(why);
   }
-  if (unavailable > 0) {
-    parts.push_back(fmt::format("{} of {} not available ({})", unavailable, r.counters.size(),
-                                fmt::join(codes, ", ")));
+  if (unavailable > 0)
+    pieces.push_back(
+        {100, fmt::format("{} not available ({})", unavailable, fmt::join(codes, ", "))});
+  if (const phase_analysis* p = w.find(phase_kind::prepared)) {
+    if (const counter_figure* f = p->counters.find(cpu_counter::context_switches))
+      pieces.push_back({50, fmt::format("{} context-switches", count_text(f->at_floor, false))});
   }
-  return fmt::format("{}", fmt::join(parts, "; "));
+  // Greedy: each piece in priority order while the line has room; then in printed order.
+  const std::string head = "a call at the min: ";
+  std::vector<piece> kept;
+  std::size_t length = head.size();
+  for (const piece& p : pieces) {
+    const std::size_t more = (kept.empty() ? 0 : 2) + p.text.size();  // ", " before all but one
+    if (length + more > width && !kept.empty()) continue;
+    kept.push_back(p);
+    length += more;
+  }
+  std::stable_sort(kept.begin(), kept.end(),
+                   [](const piece& a, const piece& b) { return a.order < b.order; });
+  std::string text;
+  for (const piece& p : kept) {
+    const bool figure = p.order < 100;
+    if (text.empty()) {
+      text = figure ? head + p.text : p.text;
+    } else {
+      text += (p.order == 100 ? "; " : ", ") + p.text;
+    }
+  }
+  return text;
 }
 
 void print_phase_counters(std::ostream& out, const phase_analysis& a) {

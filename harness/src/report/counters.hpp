@@ -27,10 +27,13 @@ std::vector<std::string> unavailable_texts(const workload_result& r);
 // not read in the prepared phase. With the baseline's migrations and page faults beside it.
 std::string pin_check_text(const workload_analysis& w);
 
-// The short console report's one sentence: the prepared phase's main counters per call at the
-// floor sample, the pin check (the baseline's migrations beside it), how many counters were not
-// available and the errno names why. Empty when no counter was asked for.
-std::string short_counters_text(const workload_analysis& w);
+// The short console report's one line of at most `width` columns: the prepared phase's main
+// counters per call at the floor sample, and how many counters were not available with the errno
+// names why; what does not fit is left to --detail. Empty when no counter was asked for.
+std::string short_counters_text(const workload_analysis& w, std::size_t width);
+// The short report's pin check, after the pin on its preparation line: "held: 0 cpu-migrations;
+// baseline 2"; empty when not pinned or the counter was not read.
+std::string short_pin_text(const workload_analysis& w);
 
 // --detail: the phase's counters per call at its floor and median samples and over the phase,
 // indented under the phase.
