@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli.hpp"
 #include "cli/output_file.hpp"
@@ -192,12 +193,21 @@ int run(const run_flags& flags, context& ctx) {
     }
   }
   progress->clear();
+  // Valgrind failing to count one workload is said, and the timed report is still given.
+  bool counted = true;
   if (flags.instructions && stop_signal() == 0) {
     const stop_signals_guard signals;
     for (workload_result& r : report.results) {
-      if (r.failed() || r.interrupted) continue;
-      r.instructions = count_instructions(ctx.host, ctx.host.executable_path(), r.name,
-                                          kInstructionCalls, flags.cache_sim);
+      if (r.failed() || r.interrupted || stop_signal() != 0) continue;
+      try {
+        r.instructions = count_instructions(ctx.host, ctx.host.executable_path(), r.name,
+                                            kInstructionCalls, flags.cache_sim);
+      } catch (const usage_error&) {
+        throw;
+      } catch (const std::runtime_error& e) {
+        fmt::print(ctx.err, "{}: {}\n", ctx.program, e.what());
+        counted = false;
+      }
     }
   }
   // One analysis, whatever the number of outputs.
@@ -218,7 +228,7 @@ int run(const run_flags& flags, context& ctx) {
     clear_stop();
     return sig == SIGTERM ? exit_sigterm : exit_sigint;
   }
-  if (!written) return exit_failure;
+  if (!written || !counted) return exit_failure;
   return workloads_exit_code(report);
 }
 
