@@ -51,9 +51,9 @@ perf_syscalls real_perf_syscalls();
 std::unique_ptr<os_interface> make_linux_os(const linux_syscalls& calls);
 std::unique_ptr<os_interface> make_linux_os(const linux_syscalls& calls, const perf_syscalls& perf);
 
-// Opens `wanted` on the calling thread through `calls` (os_interface::open_counters): the software
-// events as one group, the hardware events as another, each read whole (PERF_FORMAT_GROUP with
-// TOTAL_TIME_ENABLED and TOTAL_TIME_RUNNING).
+// Opens `wanted` on the calling thread through `calls` (os_interface::open_counters): task-clock
+// alone, the other software events as one group, the hardware events as another, each read whole
+// (PERF_FORMAT_GROUP with TOTAL_TIME_ENABLED and TOTAL_TIME_RUNNING).
 counter_opening open_linux_counters(const perf_syscalls& calls,
                                     const std::vector<cpu_counter>& wanted);
 
