@@ -25,6 +25,8 @@ run_packages=(
   libjs-chart.js                     # Chart.js 3, embedded in the HTML report at build time
   libsqlite3-dev                     # the results store's default backend, a file (docs/store.md)
   libpq-dev                          # the results store on PostgreSQL, for a fleet of runners
+  valgrind                           # --instructions: callgrind counts instructions per call; its
+                                     # valgrind/callgrind.h client requests are built in
 )
 # And what the tests need besides (./dev.sh test, ./dev.sh package):
 test_packages=(

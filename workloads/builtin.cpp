@@ -18,6 +18,13 @@
 
 #include "harness/workload.hpp"
 
+#ifdef _WIN32
+#include <malloc.h>
+#else
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 namespace {
 
 // The article takes its seed from the clock so no compiler can fold the loop to a constant.
@@ -160,6 +167,37 @@ void file_open_close() {
   std::fclose(f);
 }
 
+// Maps `pages` fresh pages, writes a byte to each, and unmaps them: on Linux every write is a
+// minor page fault (the kernel gives a zeroed page on first touch), so a call makes `pages` of
+// them, which the page-faults counter shows per call. Windows (no counters there): an aligned
+// allocation of as many 4 KiB pages, touched the same way.
+std::int64_t fresh_pages(std::int64_t pages) {
+  if (pages < 0) throw std::invalid_argument("fresh_pages: the page count must not be negative");
+  if (pages == 0) return 0;
+#ifdef _WIN32
+  const std::size_t page = 4096;
+  const std::size_t size = page * static_cast<std::size_t>(pages);
+  auto* memory = static_cast<char*>(_aligned_malloc(size, page));
+  if (memory == nullptr) throw std::runtime_error("fresh_pages: out of memory");
+#else
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t size = page * static_cast<std::size_t>(pages);
+  void* mapped = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED) throw std::runtime_error("fresh_pages: mmap failed");
+  auto* memory = static_cast<char*>(mapped);
+#endif
+  for (std::size_t at = 0; at < size; at += page)
+    memory[at] = 1;
+  benchmark::DoNotOptimize(memory);
+  benchmark::ClobberMemory();
+#ifdef _WIN32
+  _aligned_free(memory);
+#else
+  ::munmap(mapped, size);
+#endif
+  return pages;
+}
+
 }  // namespace
 
 HARNESS_WORKLOAD(xor_loop)
@@ -202,5 +240,11 @@ HARNESS_WORKLOAD(memcpy_bytes)
 HARNESS_WORKLOAD(unordered_map_insert)
     .description("ARG inserts into a fresh std::unordered_map<int64, int64>")
     .default_arg(1'000)
+    .min_arg(0);
+HARNESS_WORKLOAD(fresh_pages)
+    .description(
+        "Maps ARG fresh pages, writes a byte to each and unmaps them: ARG minor page faults a "
+        "call on Linux (--counters shows them)")
+    .default_arg(64)
     .min_arg(0);
 HARNESS_WORKLOAD(file_open_close).description("fopen and fclose of a small temporary file");

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cerrno>
+#include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -102,6 +105,48 @@ class fake_os final : public platform::os_interface {
     return {"unlock memory", true, 0, {}};
   }
   std::optional<std::uint64_t> involuntary_switches() override { return switches; }
+
+  // Counters: with offer_counters, each counter asked for opens unless refuse_counter names it
+  // (with the errno it is refused with), and read number n (from 0) gives counter_reading(n), or
+  // fails where read_fails(n) says so. Without, each is refused with ENOENT.
+  bool offer_counters = false;
+  std::map<cpu_counter, int> refuse_counter;
+  std::function<counter_snapshot(std::size_t)> counter_reading = [](std::size_t) {
+    return counter_snapshot{};
+  };
+  std::function<bool(std::size_t)> read_fails = [](std::size_t) { return false; };
+  std::size_t reads = 0;  // reads made so far
+
+  counter_opening open_counters(const std::vector<cpu_counter>& wanted) override {
+    counter_opening opening;
+    for (const cpu_counter c : wanted) {
+      const auto refused = refuse_counter.find(c);
+      if (!offer_counters || refused != refuse_counter.end()) {
+        const int err = offer_counters ? refused->second : ENOENT;
+        opening.status.push_back(
+            {c, false, "refused by the fake OS: errno " + std::to_string(err), err});
+      } else {
+        opening.status.push_back({c, true, {}, 0});
+      }
+    }
+    if (offer_counters) opening.reader = std::make_unique<reader>(*this);
+    return opening;
+  }
+
+ private:
+  class reader final : public counter_reader {
+   public:
+    explicit reader(fake_os& os) : os_(os) {}
+    bool read(counter_snapshot& out) noexcept override {
+      const std::size_t n = os_.reads++;
+      if (os_.read_fails(n)) return false;
+      out = os_.counter_reading(n);
+      return true;
+    }
+
+   private:
+    fake_os& os_;
+  };
 };
 
 // Passes every call on to another OS layer the test keeps (the run owns the one it is given);
@@ -127,6 +172,9 @@ class forwarding_os : public platform::os_interface {
   platform::step_result unlock_memory() override { return to_.unlock_memory(); }
   std::optional<std::uint64_t> involuntary_switches() override {
     return to_.involuntary_switches();
+  }
+  counter_opening open_counters(const std::vector<cpu_counter>& wanted) override {
+    return to_.open_counters(wanted);
   }
 
  private:

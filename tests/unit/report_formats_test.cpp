@@ -82,6 +82,40 @@ void block(phase_result& p, std::size_t size, std::vector<std::uint64_t> referen
   p.elapsed_seconds = 0.13;
 }
 
+// The CPU counters as a machine without a PMU gives them: the software set read in every sample
+// (task-clock the sample's time, a context switch where the sample was preempted, page faults
+// in the baseline's first sample), the hardware counters refused with ENOENT.
+void add_counters(workload_result& r) {
+  for (const cpu_counter c : all_cpu_counters()) {
+    r.counters.push_back(is_hardware(c) ? counter_status{c, false,
+                                                         "No such file or directory (ENOENT): "
+                                                         "the kernel has no such hardware event "
+                                                         "here (no PMU)",
+                                                         ENOENT}
+                                        : counter_status{c, true, {}, 0});
+  }
+  for (phase_result* p : {&*r.first, &*r.baseline, &*r.prepared}) {
+    const bool baseline = p->kind == phase_kind::baseline;
+    for (const cpu_counter c : all_cpu_counters()) {
+      if (is_hardware(c)) continue;
+      counter_series s{c, {}, {}, 0.0, false};
+      for (std::size_t i = 0; i < p->values.size(); ++i) {
+        double v = 0;
+        if (c == cpu_counter::task_clock) v = p->values[i] / 2 * static_cast<double>(p->batch);
+        if (c == cpu_counter::page_faults || c == cpu_counter::minor_faults)
+          v = p->kind == phase_kind::first ? 12 : baseline && i == 0 ? 3 : 0;
+        if (c == cpu_counter::context_switches)
+          v = !p->context_switch.empty() && p->context_switch[i] ? 1 : 0;
+        s.counts.push_back(v);
+        s.scaled.push_back(false);
+        *s.phase_total += v;
+      }
+      if (baseline && c == cpu_counter::cpu_migrations) s.phase_total = 2;
+      p->counters.push_back(std::move(s));
+    }
+  }
+}
+
 run_report synthetic_report() {
   run_report report;
   report.clock.clock = &kClock;
@@ -130,6 +164,7 @@ run_report synthetic_report() {
                          {"nice -20", false, EPERM, "Operation not permitted"}};
   a.preparation.restore_steps = {{"unpin", true, 0, ""}};
   a.warmup = {std::chrono::milliseconds(10), std::chrono::microseconds(10200), 1234};
+  add_counters(a);
   report.results.push_back(a);
 
   workload_result b;
@@ -352,16 +387,21 @@ TEST(ReportCsv, OneRowPerSampleQuotedWhereNeeded) {
     ++n;
   EXPECT_EQ(n, 1u + (1 + 12 + 12) + 5 + 2 + (1 + 1));
   // The last columns are the block, empty in a phase without blocks, ns per iteration (the
-  // workload returned 1000 per call), items/s and bytes/s (when declared), and the error.
-  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,,,,,,\n"));
-  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1,1,0.501,,,\n"));
-  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,4,1001,500.5,0,1041,1,0,0,2,0.5005,,,\n"));
+  // workload returned 1000 per call), items/s and bytes/s (when declared), and the error; then
+  // the six CPU counters xor_loop/1000 has per call, empty for the workloads without them.
+  EXPECT_THAT(csv, HasSubstr(",bytes_per_second,error,task-clock,page-faults,minor-faults,"
+                             "major-faults,context-switches,cpu-migrations\n"));
+  EXPECT_THAT(csv, HasSubstr("\"odd,name|x\",prepared,0,3,1.5,0,43,1,0,,,,,,,,,,,,\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,2,1002,501,1,1042,1,0,1,1,0.501,,,,501,0,0,0,"
+                             "1,0\n"));
+  EXPECT_THAT(csv, HasSubstr("xor_loop/1000,prepared,4,1001,500.5,0,1041,1,0,0,2,0.5005,,,,500.5,"
+                             "0,0,0,0,0\n"));
   // 64 bytes in 6.125 ns.
   EXPECT_THAT(csv, HasSubstr("memcpy_bytes/64,prepared,1,12.25,6.125,0,824,64,0,,1,,,"
-                             "10448979591.836735,\n"));
+                             "10448979591.836735,,,,,,,\n"));
   // A failure: the stage, the 0-based sample, its block, what it threw; no figures.
   EXPECT_THAT(csv, HasSubstr("throws/3,baseline,2,,,,,1,,,1,,,,\"threw: boom, said the "
-                             "\"\"workload\"\"\"\n"));
+                             "\"\"workload\"\"\",,,,,,\n"));
 }
 
 TEST(ReportMarkdown, TableEscapesCells) {

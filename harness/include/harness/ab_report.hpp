@@ -44,6 +44,14 @@ struct ab_benchmark {
   std::optional<std::string> error;     // what a binary reported for it (SkipWithError)
 };
 
+// `harness ab --instructions`: both sides' instructions per call counted under Valgrind's
+// callgrind, and B's over A's (each side's median over its counted calls): exact, no interval.
+struct ab_instructions {
+  instruction_count a;
+  instruction_count b;
+  double ratio = 0;  // B / A
+};
+
 struct ab_report {
   ab_mode mode = ab_mode::workloads;
   ab_options options;
@@ -62,6 +70,7 @@ struct ab_report {
   std::vector<preparation_report> preparations;
   run_context context;
   bool interrupted = false;
+  std::optional<ab_instructions> instructions;  // --instructions; nullopt: not counted
 
   // The answer: one pair's rounds, or with several the pairs combined (combine_pairs); and what
   // it says against the threshold. Set by conclude().

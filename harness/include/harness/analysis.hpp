@@ -89,6 +89,31 @@ inline constexpr double kLearningMinFirstLead = 0.2;
 // The pattern in a phase's blocks; nullopt when it is not there (or too few blocks show it).
 std::optional<learning_finding> detect_learning(const phase_result& phase);
 
+// One CPU counter of a phase per call (the sample's count / its calls), at the phase's floor sample
+// (its lowest: phase_analysis::lowest_index) and at its median sample (the sample at the median's
+// rank, the lower of the middle two for an even count), and over the whole phase.
+struct counter_figure {
+  cpu_counter counter = cpu_counter::task_clock;
+  std::optional<double> at_floor;  // nullopt: not counted in that sample
+  std::optional<double> at_median;
+  bool scaled_at_floor = false;  // the kernel multiplexed it in that sample: an estimate
+  bool scaled_at_median = false;
+  std::size_t scaled_samples = 0;     // the phase's samples whose count was scaled
+  std::optional<double> phase_total;  // the whole phase, its gaps included; not per call
+  bool phase_total_scaled = false;
+};
+struct phase_counters {
+  std::vector<counter_figure> figures;  // the counters read, in cpu_counter order
+  std::optional<std::size_t> median_index;
+  // Instructions per cycle at the floor and at the median sample: where both were counted there.
+  std::optional<double> ipc_at_floor;
+  std::optional<double> ipc_at_median;
+
+  const counter_figure* find(cpu_counter c) const noexcept;
+};
+// The figures of `phase`'s counters, at its floor sample `lowest` (nullopt: no samples).
+phase_counters counters_of(const phase_result& phase, std::optional<std::size_t> lowest);
+
 // Statistics of one phase over all samples and over its undisturbed ones, and the verdict.
 struct phase_analysis {
   const phase_result* phase = nullptr;  // the raw phase it was made from
@@ -102,6 +127,7 @@ struct phase_analysis {
   std::optional<std::size_t> lowest_index;
   std::optional<std::size_t> highest_index;
   std::optional<learning_finding> learning;  // the blocks show a workload that learns
+  phase_counters counters;                   // empty when no counter was read
 };
 // The first call gets its statistics only; the other phases their verdict too, judged with the
 // clock's granularity per call.
@@ -174,6 +200,10 @@ struct workload_analysis {
   // The sampled phases (baseline, prepared: those that ran, in report order) counted on one
   // scale (stats::histogram_of): the HTML page's histogram. nullopt: no sample in either.
   std::optional<stats::phases_histogram> histogram;
+  // The pin's check: CPU migrations over the whole prepared phase (0: the pin held), when the
+  // counter was read; `pinned`: the preparation pinned the process to one CPU.
+  std::optional<double> prepared_migrations;
+  bool pinned = false;
   trust_note trust;
 
   // The phase of that kind, or nullptr when it did not run.

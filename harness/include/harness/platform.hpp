@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "harness/cpu_counters.hpp"
 #include "harness/enum_names.hpp"
 
 namespace harness::platform {
@@ -88,6 +89,13 @@ class os_interface {
   // Involuntary context switches of the calling thread so far, or nullopt where the platform has
   // no cheap way to read them. Read between samples to flag the ones that were preempted.
   virtual std::optional<std::uint64_t> involuntary_switches() = 0;
+
+  // Opens the counters asked for on the calling thread (cpu_counters.hpp), counting from now on,
+  // in and out of the kernel's accounting as the thread is scheduled. Each counter asked for gets
+  // a status: opened, or the system's reason why not (Linux: perf_event_open's errno, with
+  // perf_event_paranoid's value on EACCES; Windows: no such per-thread counters). Never throws
+  // for a refusal: a machine without a PMU still runs.
+  virtual counter_opening open_counters(const std::vector<cpu_counter>& wanted) = 0;
 };
 
 // The backend for the platform the harness was built for.

@@ -30,6 +30,12 @@
 //                 the items and bytes the workload declares per call, times runs, over time (the
 //                 mean rate): "12.35 M items/s", "87.08 GiB/s"; with a spec, the plain number per
 //                 second; n/a when not declared
+//   {task_clock} {page_faults} {minor_faults} {major_faults} {context_switches} {cpu_migrations}
+//   {cycles} {instructions} {branches} {branch_misses} {cache_references} {cache_misses}
+//                 the CPU counter per call at the phase's floor sample (its lowest; task_clock in
+//                 ns); n/a when it was not read (not asked for, or not available here)
+//   {ipc}         instructions per cycle at the floor sample; n/a without both counters
+//   {phase_migrations}  CPU migrations over the whole phase (0: a pin held); n/a when not read
 //   {clock}       the clock source's name
 //   {0} {1} {2}   runs, seconds, calls per second as plain numbers, as in profile()
 // Caveat: every figure is derived from ticks with the clock's ticks_per_second() (a calibrated
@@ -39,6 +45,7 @@
 #include <array>
 #include <iosfwd>
 
+#include "harness/cpu_counters.hpp"
 #include "harness/format_template.hpp"
 #include "harness/profile_tokens.hpp"
 #include "harness/report.hpp"
@@ -64,16 +71,24 @@ inline constexpr std::size_t per_iteration = workload + 12;
 inline constexpr std::size_t ns_per_iteration = workload + 13;
 inline constexpr std::size_t items_per_second = workload + 14;
 inline constexpr std::size_t bytes_per_second = workload + 15;
-inline constexpr std::size_t count = workload + 16;
+inline constexpr std::size_t counters = workload + 16;  // one slot per cpu_counter, in order
+inline constexpr std::size_t ipc = counters + kCpuCounterCount;
+inline constexpr std::size_t phase_migrations = ipc + 1;
+inline constexpr std::size_t count = phase_migrations + 1;
 }  // namespace line_slot
 
 namespace detail {
 inline constexpr std::array<value_kind, line_slot::count> kLineSlots = join_tables(
-    kProfileSlots, std::array<value_kind, line_slot::count - profile_slot::count>{
-                       value_kind::text, value_kind::text, value_kind::real, value_kind::real,
-                       value_kind::real, value_kind::real, value_kind::integer, value_kind::text,
-                       value_kind::integer, value_kind::text, value_kind::real, value_kind::integer,
-                       value_kind::real, value_kind::real, value_kind::real, value_kind::real});
+    kProfileSlots,
+    std::array<value_kind, line_slot::count - profile_slot::count>{
+        value_kind::text, value_kind::text, value_kind::real, value_kind::real, value_kind::real,
+        value_kind::real, value_kind::integer, value_kind::text, value_kind::integer,
+        value_kind::text, value_kind::real, value_kind::integer, value_kind::real, value_kind::real,
+        value_kind::real, value_kind::real,
+        // the counters, {ipc}, {phase_migrations}
+        value_kind::real, value_kind::real, value_kind::real, value_kind::real, value_kind::real,
+        value_kind::real, value_kind::real, value_kind::real, value_kind::real, value_kind::real,
+        value_kind::real, value_kind::real, value_kind::real, value_kind::real});
 inline constexpr std::array<named_token, line_slot::count> kLineNamed = join_tables(
     kProfileNamed, std::array<named_token, line_slot::count - profile_slot::count>{{
                        {"workload", line_slot::workload, human_style::plain},
@@ -92,6 +107,20 @@ inline constexpr std::array<named_token, line_slot::count> kLineNamed = join_tab
                        {"ns_per_iteration", line_slot::ns_per_iteration, human_style::two_decimals},
                        {"items_per_second", line_slot::items_per_second, human_style::item_rate},
                        {"bytes_per_second", line_slot::bytes_per_second, human_style::byte_rate},
+                       {"task_clock", line_slot::counters + 0, human_style::plain},
+                       {"page_faults", line_slot::counters + 1, human_style::plain},
+                       {"minor_faults", line_slot::counters + 2, human_style::plain},
+                       {"major_faults", line_slot::counters + 3, human_style::plain},
+                       {"context_switches", line_slot::counters + 4, human_style::plain},
+                       {"cpu_migrations", line_slot::counters + 5, human_style::plain},
+                       {"cycles", line_slot::counters + 6, human_style::plain},
+                       {"instructions", line_slot::counters + 7, human_style::plain},
+                       {"branches", line_slot::counters + 8, human_style::plain},
+                       {"branch_misses", line_slot::counters + 9, human_style::plain},
+                       {"cache_references", line_slot::counters + 10, human_style::plain},
+                       {"cache_misses", line_slot::counters + 11, human_style::plain},
+                       {"ipc", line_slot::ipc, human_style::two_decimals},
+                       {"phase_migrations", line_slot::phase_migrations, human_style::plain},
                    }});
 }  // namespace detail
 

@@ -109,6 +109,9 @@ struct run_options {
   // so the rest of the system (and the kernel's own threads) can run.
   std::chrono::nanoseconds max_hold = std::chrono::seconds(2);
   std::chrono::nanoseconds realtime_pause = std::chrono::milliseconds(20);
+  // The CPU counters read around each sample (cpu_counters.hpp; --counters): by default all of
+  // them, the hardware ones where they open; empty: none, and nothing is read between samples.
+  std::vector<cpu_counter> counters = all_cpu_counters();
   progress_callback progress;  // empty: no progress is reported and none is tracked
   floor_memory memory;
   sampler_settings tuning;

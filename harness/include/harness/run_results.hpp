@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/clock.hpp"
+#include "harness/cpu_counters.hpp"
 #include "harness/enum_names.hpp"
 #include "harness/floor.hpp"
 #include "harness/preparation.hpp"
@@ -109,6 +110,19 @@ struct sample_block {
   std::uint64_t reference_best = 0;  // fastest reference run at its start, within it and at its end
 };
 
+// One counter over a phase: its count in each sample's calls (scaled when the kernel multiplexed
+// it), and over the whole phase, its gaps included (the checks: CPU migrations while pinned).
+struct counter_series {
+  cpu_counter counter = cpu_counter::task_clock;
+  // Per sample, in sampling order: the count over the sample's `batch` calls, read right before
+  // and right after its clock reads; NaN where none could be given (the read failed, or the
+  // kernel never ran the counter during the sample).
+  std::vector<double> counts;
+  std::vector<bool> scaled;  // per sample: multiplexed, the count scaled by enabled / running
+  std::optional<double> phase_total;  // from the phase's start to its end; nullopt: not read
+  bool phase_total_scaled = false;
+};
+
 struct phase_result {
   phase_kind kind = phase_kind::prepared;
   // Ticks per call after the overhead: (raw - overhead) / batch, in sampling order. Raw ticks are
@@ -135,6 +149,9 @@ struct phase_result {
   // reported them. Empty for the harness's own samples.
   std::vector<std::uint64_t> sample_iterations;
   std::vector<std::vector<std::pair<std::string, double>>> sample_counters;
+  // The CPU counters that opened (workload_result::counters says which were asked for and why
+  // the others did not), one series each in cpu_counter order; empty when none were read.
+  std::vector<counter_series> counters;
 
   std::uint64_t raw(std::size_t i) const noexcept;
   // The block sample i was taken in, 0-based; blocks.size() when there are no blocks.
@@ -153,6 +170,17 @@ struct warmup_result {
   // ticks; 0 when none ran. The floor's speed check counts it: the longer the run has watched the
   // host, the likelier it has seen its fastest speed.
   std::uint64_t reference_best = 0;
+};
+
+// A workload's instructions per call counted under Valgrind's callgrind (`--instructions`):
+// exact, whatever the machine, since Valgrind counts the instructions it runs; not times.
+struct instruction_count {
+  std::string tool;                     // "valgrind-3.19.0, callgrind"
+  std::vector<std::uint64_t> per_call;  // each counted call's instructions, in order
+  // With --cache-sim: each call's simulated L1 misses (instruction and data) and last-level
+  // misses; empty without.
+  std::vector<std::uint64_t> l1_misses;
+  std::vector<std::uint64_t> ll_misses;
 };
 
 struct workload_result {
@@ -179,7 +207,11 @@ struct workload_result {
   std::uint64_t min_sample_ticks = 0;  // the sample length batching aims for
   preparation_report preparation;
   warmup_result warmup;
-  std::optional<workload_failure> failure;  // nullopt when the workload ran to the end
+  // The CPU counters asked for (run_options::counters), each opened or with the system's reason
+  // why not; empty when none were asked for.
+  std::vector<counter_status> counters;
+  std::optional<instruction_count> instructions;  // --instructions; nullopt: not counted
+  std::optional<workload_failure> failure;        // nullopt when the workload ran to the end
   bool interrupted = false;
 
   bool failed() const noexcept { return failure.has_value(); }

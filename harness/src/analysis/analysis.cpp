@@ -159,12 +159,18 @@ report_model analyze_run(const run_report& run) {
       a.totals = totals_of(*p, r, run.clock.clock->ticks_per_second());
       // Only the prepared phase follows a warmup, which the first block's lead is measured from.
       if (p->kind == phase_kind::prepared) a.learning = detect_learning(*p);
+      a.counters = counters_of(*p, a.lowest_index);
     }
     const phase_analysis* base = w.find(phase_kind::baseline);
     const phase_analysis* prep = w.find(phase_kind::prepared);
     if (base != nullptr && prep != nullptr) {
       w.change = compare_preparation(*base, *prep, run.clock, run.options.tuning.floor);
       w.host_speed = compare_host_speed(*base->phase, *prep->phase);
+    }
+    w.pinned = r.preparation.affinity_applied.size() == 1;
+    if (prep != nullptr) {
+      if (const counter_figure* m = prep->counters.find(cpu_counter::cpu_migrations))
+        w.prepared_migrations = m->phase_total;
     }
     std::vector<std::span<const double>> sampled;
     for (const phase_analysis& a : w.phases) {

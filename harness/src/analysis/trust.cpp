@@ -116,6 +116,15 @@ trust_note judge_trust(const workload_analysis& w, const run_report& run) {
     return t;
   }
   const phase_result& p = *prepared->phase;
+  if (w.pinned && w.prepared_migrations && *w.prepared_migrations > 0) {
+    t.text = fmt::format(
+        "the pin did not hold: the kernel moved the thread between CPUs {:.0f} times in the "
+        "prepared phase (cpu-migrations), so its samples did not all run on the CPU it was "
+        "pinned to",
+        *w.prepared_migrations);
+    t.next = fmt::format("{} doctor, then {}", run.program, command(run, r, ""));
+    return t;
+  }
   if (prepared->learning) {
     const learning_finding& l = *prepared->learning;
     const std::string seen =

@@ -23,6 +23,8 @@
 #include "harness/duration.hpp"
 #include "harness/errors.hpp"
 #include "harness/log.hpp"
+#include "instructions.hpp"
+#include "report/counters.hpp"
 #include "report/progress.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"
@@ -196,6 +198,7 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
   check_cpu_allowed(flags.cpu_option, flags.cpu, allowed);
   const clock_source& clock = ctx.host.clock(flags.clock);
   const ab_output_plan plan = plan_ab_output(flags, ctx);
+  if (flags.instructions) check_valgrind(ctx.host);
   const auto progress = configure_logging(flags.log_level, ctx);
   options.progress = ab_progress_to(progress);
 
@@ -245,6 +248,19 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
     report.preparations.push_back(prep.report());
   }
   progress->clear();
+  if (flags.instructions && stop_signal() == 0) {
+    const stop_signals_guard signals;
+    ab_instructions counted;
+    counted.a = count_instructions(ctx.host, ctx.host.executable_path(), a.display_name(),
+                                   kInstructionCalls, flags.cache_sim);
+    counted.b = count_instructions(ctx.host, ctx.host.executable_path(), b.display_name(),
+                                   kInstructionCalls, flags.cache_sim);
+    const auto a_median = static_cast<double>(report_detail::median_of(counted.a.per_call));
+    counted.ratio =
+        a_median > 0 ? static_cast<double>(report_detail::median_of(counted.b.per_call)) / a_median
+                     : 0;
+    report.instructions = counted;
+  }
   report.interrupted = stop_signal() != 0;
   conclude(report);
   return finish_ab(report, plan, ctx);
@@ -331,6 +347,11 @@ void add_ab_command(CLI::App& root, context& ctx) {
       "{floor_ratio} {pairs} {clock}");
   cmd->add_option("--log-level", flags->log_level, "Log level on stderr")->capture_default_str();
   add_store_options(*cmd, flags->store);
+  cmd->add_flag("--instructions", flags->instructions,
+                "Two workloads: after the rounds, count each one's instructions per call exactly "
+                "under Valgrind's callgrind and give B/A (Debian package valgrind)");
+  cmd->add_flag("--cache-sim", flags->cache_sim,
+                "With --instructions: also the simulated L1 and last-level cache misses");
   cmd->footer(fmt::format(
       "Exit codes: 0 answered; 4 B slower beyond --fail-if-slower; 2 bad input; 1 a failure "
       "(a worker crashed, hung or spoke garbage); 3 a workload threw; 130/143 interrupted.\n"
@@ -345,6 +366,15 @@ void add_ab_command(CLI::App& root, context& ctx) {
   cmd->callback([flags, &ctx] {
     ctx.action = [flags, &ctx] {
       const bool builds = flags->a_option->count() > 0 || flags->b_option->count() > 0;
+      if (flags->cache_sim && !flags->instructions)
+        throw usage_error(
+            "--cache-sim only applies with --instructions; add it, or drop "
+            "--cache-sim");
+      if (builds && flags->instructions) {
+        throw usage_error(
+            "--instructions counts two workloads of this binary; with --a BIN --b BIN it is not "
+            "done yet: run `BIN --instructions -w NAME` on each build and compare the counts");
+      }
       return builds ? run_ab_builds(*flags, ctx) : run_ab_workloads(*flags, ctx);
     };
   });

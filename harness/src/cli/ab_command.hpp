@@ -71,6 +71,8 @@ struct ab_flags {
   CLI::Option* line_option = nullptr;
   std::string log_level = "warn";
   store_flags store;  // --save, --db, --commit, --branch, --tag
+  bool instructions = false;  // also B's instructions over A's, counted under valgrind
+  bool cache_sim = false;
 };
 
 // Where the report goes, decided before the first round.

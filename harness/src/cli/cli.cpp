@@ -17,6 +17,7 @@
 #include "harness/errors.hpp"
 #include "harness/log.hpp"
 #include "harness/report.hpp"
+#include "instructions.hpp"
 #include "platform/child_process.hpp"
 #include "platform/files.hpp"
 #include "worker_command.hpp"
@@ -260,7 +261,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_gbench_command(app, ctx);
   add_ab_command(app, ctx);
   add_history_command(app, ctx);
-  add_worker_command(app, ctx);  // hidden: the worker end of `ab --a BIN --b BIN`
+  add_worker_command(app, ctx);              // hidden: the worker end of `ab --a BIN --b BIN`
+  add_count_instructions_command(app, ctx);  // hidden: --instructions' calls under valgrind
   prepare_for_our_words(app);
 
   try {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli.hpp"
 #include "cli/history_file.hpp"
@@ -27,6 +28,7 @@
 #include "harness/report_line.hpp"
 #include "harness/runner.hpp"
 #include "harness/workload.hpp"
+#include "instructions.hpp"
 #include "report/progress.hpp"
 #include "run_command.hpp"
 #include "run_flags.hpp"
@@ -142,6 +144,7 @@ int run(const run_flags& flags, context& ctx) {
                    ctx.host.executable_path(), clock, options.tuning, ctx.err);
   check_report_file(plan);
   plan.save = plan_save(flags.store, ctx.host.environment, history && history->in_store);
+  if (flags.instructions) check_valgrind(ctx.host);
   options.memory = memory_of(history);
   const auto progress = configure_logging(flags.log_level, ctx);
   if (progress->enabled()) {
@@ -197,6 +200,22 @@ int run(const run_flags& flags, context& ctx) {
     if (stop_signal() != 0) break;
   }
   progress->clear();
+  // Valgrind failing to count one workload is said, and the timed report is still given.
+  bool counted = true;
+  if (flags.instructions && stop_signal() == 0) {
+    for (workload_result& r : report.results) {
+      if (r.failed() || r.interrupted || stop_signal() != 0) continue;
+      try {
+        r.instructions = count_instructions(ctx.host, ctx.host.executable_path(), r.name,
+                                            kInstructionCalls, flags.cache_sim);
+      } catch (const usage_error&) {
+        throw;
+      } catch (const std::runtime_error& e) {
+        fmt::print(ctx.err, "{}: {}\n", ctx.program, e.what());
+        counted = false;
+      }
+    }
+  }
   // One analysis, whatever the number of outputs.
   const report_model model = analyze_run(report);
   if (plan.line) {
@@ -219,7 +238,7 @@ int run(const run_flags& flags, context& ctx) {
     clear_stop();
     return sig == SIGTERM ? exit_sigterm : exit_sigint;
   }
-  if (!written || !saved) return exit_failure;
+  if (!written || !saved || !counted) return exit_failure;
   return workloads_exit_code(report);
 }
 

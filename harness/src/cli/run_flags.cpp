@@ -3,11 +3,14 @@
 #include "run_flags.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
+#include <optional>
 
 #include "base/numbers.hpp"
 #include "cli.hpp"
@@ -108,6 +111,44 @@ bool given(const CLI::Option* option) {
 
 }  // namespace
 
+std::vector<cpu_counter> parse_counters(const std::string& text) {
+  if (text == "none") return {};
+  std::vector<cpu_counter> all = all_cpu_counters();
+  if (text == "default") return all;
+  const auto of_kind = [&](bool hardware) {
+    std::vector<cpu_counter> list;
+    std::copy_if(all.begin(), all.end(), std::back_inserter(list),
+                 [&](cpu_counter c) { return is_hardware(c) == hardware; });
+    return list;
+  };
+  if (text == "software") return of_kind(false);
+  if (text == "hardware") return of_kind(true);
+  const auto accepted = [&] {
+    std::vector<std::string_view> ids;
+    for (const cpu_counter c : all)
+      ids.push_back(id_of(c));
+    return fmt::format("none, default, software, hardware, or a comma-separated list of {}",
+                       fmt::join(ids, ", "));
+  };
+  std::vector<cpu_counter> list;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string id = text.substr(at, comma - at);
+    const std::optional<cpu_counter> c = parse_id<cpu_counter>(id);
+    if (!c) {
+      throw usage_error(fmt::format("--counters {}: {} is no counter; accepted: {}", text,
+                                    id.empty() ? std::string("an empty name") : "'" + id + "'",
+                                    accepted()));
+    }
+    if (std::find(list.begin(), list.end(), *c) != list.end())
+      throw usage_error(fmt::format("--counters {}: {} is named twice", text, id));
+    list.push_back(*c);
+    at = comma + 1;
+  }
+  return list;
+}
+
 run_options options_from(const run_flags& flags) {
   run_options options;
   if (flags.samples == "auto") {
@@ -155,6 +196,12 @@ run_options options_from(const run_flags& flags) {
         flags.max_hold));
   }
   options.lock_memory = flags.lock_memory;
+  options.counters = parse_counters(flags.counters);
+  if (flags.cache_sim && !flags.instructions) {
+    throw usage_error(
+        "--cache-sim only applies with --instructions (callgrind simulates the caches while it "
+        "counts); add --instructions, or drop --cache-sim");
+  }
   options.warmup = parse_duration(flags.warmup, "--warmup");
   options.baseline = !flags.no_baseline;
   // An empty -o would otherwise read as no -o at all, and the report the user asked for would
@@ -208,6 +255,19 @@ void add_run_options(CLI::App& app, run_flags& flags, std::string_view program) 
                              program));
   app.add_flag("--lock-memory", flags.lock_memory,
                "Lock the process's memory (mlockall) for the prepared phase");
+  app.add_option("--counters", flags.counters,
+                 "CPU counters read around every sample, outside its clock reads, and reported "
+                 "per call at the floor and median samples: none, default (the software set, and "
+                 "the hardware counters that open; those that do not are reported with the "
+                 "kernel's reason), software, hardware, or a list such as "
+                 "task-clock,page-faults,cpu-migrations (Linux perf_event_open; Windows has none)")
+      ->capture_default_str();
+  app.add_flag("--instructions", flags.instructions,
+               "After the run, count each workload's instructions per call exactly under "
+               "Valgrind's callgrind (5 calls after an uncounted one; Debian package valgrind)");
+  app.add_flag("--cache-sim", flags.cache_sim,
+               "With --instructions: also callgrind's simulated L1 and last-level cache misses "
+               "per call");
   flags.max_hold_option =
       app.add_option("--max-hold", flags.max_hold,
                      "With --priority realtime: the longest sampling holds the CPU before pausing "

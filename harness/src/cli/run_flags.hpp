@@ -42,6 +42,9 @@ struct run_flags {
   std::string batch;
   std::string min_sample_time;
   bool lock_memory = false;
+  std::string counters = "default";
+  bool instructions = false;  // also count instructions per call under valgrind
+  bool cache_sim = false;     // ... with callgrind's cache simulation
   std::string max_hold = "2s";
   CLI::Option* max_hold_option = nullptr;
   std::string format;  // empty: console on stdout, or the file's extension with -o
@@ -75,6 +78,11 @@ platform::priority_level parse_priority(const std::string& text);
 // above 0, or 0 or more when `zero_allowed`; `expected` says what is accepted, in the error.
 double parse_percentage(const std::string& text, std::string_view option, bool zero_allowed,
                         std::string_view expected);
+
+// --counters: none, default (every counter; the hardware ones where they open), software,
+// hardware, or a comma-separated list of counter ids (task-clock,page-faults); throws usage_error
+// naming a bad or repeated id and the accepted ones.
+std::vector<cpu_counter> parse_counters(const std::string& text);
 
 // Registers every option of `run` on `app`, writing into `flags`; `program` is the command as
 // invoked, which the help names.

@@ -56,16 +56,26 @@ void run_phases(detail::live_workload workload, const run_options& options,
                 const clock_facts& facts, platform::os_interface& os, preparation& prep,
                 workload_result& result, run_stage& stage) {
   const clock_source& clock = *facts.clock;
+  // The counters count from here on; each phase reads them around its samples.
+  counter_opening counters;
+  if (!options.counters.empty()) counters = os.open_counters(options.counters);
+  result.counters = counters.status;
+  workload.counters = counters.reader.get();
+  workload.counted = detail::opened_counters(counters.status);
   // The overhead is measured first: it runs no workload code, so the first call stays cold.
   const std::uint64_t cold_overhead = measure_overhead(clock, options.tuning.overhead_samples);
   announce(options, result.name, "cold first call");
   stage = run_stage::first_call;
   std::uint64_t iterations = 0;
-  const std::uint64_t first_raw = detail::timed_sample(workload.session, clock, 1, iterations);
+  detail::sample_counting first_counts(workload.counters, workload.counted, 1);
+  const std::uint64_t first_raw = detail::timed_sample(
+      workload.session, clock, 1, iterations, first_counts.active() ? &first_counts : nullptr);
   // Every sample's count is checked against this one (sampler.hpp: check_iteration_count).
   workload.iterations_per_call = iterations;
   detail::check_iteration_count(workload, 1, iterations, first_raw, cold_overhead, facts);
   result.first = single_sample(phase_kind::first, first_raw, cold_overhead);
+  first_counts.record();
+  result.first->counters = first_counts.finish();
   result.iterations_per_call = iterations;
 
   // A sample lasts 1000 steps of back-to-back reads: longer than both the clock's granularity
@@ -179,7 +189,7 @@ workload_result run_workload(const workload_instance& workload, const run_option
     }
     if (result.setup == workload::setup_kind::per_argument)
       result.setup_seconds = facts.clock->to_seconds(facts.clock->now() - setup_begin);
-    run_phases({*session, result.name}, options, facts, os, prep, result, stage);
+    run_phases({*session, result.name, 0, nullptr, {}}, options, facts, os, prep, result, stage);
   } catch (const detail::workload_threw& e) {
     keep_failure(e);
   }

@@ -1,5 +1,6 @@
 // The sampler: one phase's samples in blocks, with the reference loop in the gaps between them and
-// beside the samples (host slow-downs), context switches counted around long samples, progress
+// beside the samples (host slow-downs), context switches counted around long samples, the CPU
+// counters read around every sample (counting.hpp), progress
 // paced, a real-time sampler's hold on the CPU limited; and the warmup, which takes the same path.
 #include <fmt/format.h>
 
@@ -252,6 +253,8 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
   };
 
   std::uint64_t iterations = 0;
+  sample_counting counting(workload.counters, workload.counted, phase.values.capacity());
+  sample_counting* const counts = counting.active() ? &counting : nullptr;
   for (std::size_t b = 0;; ++b) {
     const bool planned = b < planned_blocks;
     if (b > 0) {
@@ -310,7 +313,7 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
       const std::uint64_t switches_before = count_switches ? *os.involuntary_switches() : 0;
       std::uint64_t raw = 0;
       try {
-        raw = timed_sample(workload.session, clock, plan.batch, iterations);
+        raw = timed_sample(workload.session, clock, plan.batch, iterations, counts);
         check_iteration_count(workload, plan.batch, iterations, raw, plan.overhead, facts);
       } catch (workload_threw& e) {
         e.at_sample(phase.values.size() + 1, b + 1);
@@ -320,6 +323,7 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
         phase.context_switch.push_back(*os.involuntary_switches() != switches_before);
       phase.values.push_back((static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
                              static_cast<double>(plan.batch));
+      if (counts != nullptr) counts->record();
       // A mark that sampling is under way (the stage's announcement comes before it): a signal
       // sent after it interrupts the samples, which the end-to-end test relies on.
       if (phase.values.size() == 1)
@@ -378,6 +382,7 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
     }
   }
   phase.elapsed_seconds = clock.to_seconds(clock.now() - begin);
+  phase.counters = counting.finish();
   phase.reference_best = gap_best;  // the blocks' runs join it
   classify_host_slowdowns(phase, refs, tuning.host_slowdown_factor);
   if (!phase.blocks.empty()) phase.floor = check_blocks(phase, plan, phase.reference_best, tuning);

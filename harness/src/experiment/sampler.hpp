@@ -4,6 +4,7 @@
 //   experiment.cpp   run_workload: first call, baseline, preparation, warmup, prepared, restore
 //   sampler.cpp      sample_phase (blocks, gaps, host slow-downs, progress) and warm_up
 //   calibration.cpp  the clock's facts, the timer overhead, the batch
+//   counting.cpp     the CPU counters' reads around the samples
 //   stop.cpp         the stop request of SIGINT/SIGTERM
 //   results.cpp      the result types' names and members
 #pragma once
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <utility>
 
+#include "experiment/counting.hpp"
 #include "harness/clock.hpp"
 #include "harness/floor.hpp"
 #include "harness/runner.hpp"
@@ -58,11 +60,14 @@ class workload_threw {
 
 // The workload as the experiment runs it: its session (workload_session: the setup's state, the
 // calls), its display name for progress, and the iteration count its first call returned (0: none,
-// or not called yet), which the report divides a call's time by.
+// or not called yet), which the report divides a call's time by; and the CPU counters opened for
+// it (none: a null reader).
 struct live_workload {
   workload_session& session;
   std::string_view name;
   std::uint64_t iterations_per_call = 0;
+  counter_reader* counters = nullptr;
+  std::vector<cpu_counter> counted;  // the counters that opened, in the order asked
 };
 
 // The most iterations a second a returned count may claim: 20,000 a cycle of a 5 GHz core. The
@@ -87,12 +92,14 @@ void check_iteration_count(const live_workload& workload, std::uint64_t calls, s
 // a failed check), so what is handed on is the user's code's; the sampler's own work around this
 // call is outside them, and what it throws is the harness's failure.
 inline std::uint64_t timed_sample(workload_session& session, const clock_source& clock,
-                                  std::uint64_t reps, std::uint64_t& iterations) {
+                                  std::uint64_t reps, std::uint64_t& iterations,
+                                  sample_counting* counting = nullptr) {
   try {
     session.before_sample(reps);
   } catch (...) {
     rethrow_as_workload_threw(true);
   }
+  if (counting != nullptr) counting->before();
   const std::uint64_t start = clock.now();
   try {
     iterations = session.run(reps);
@@ -100,6 +107,7 @@ inline std::uint64_t timed_sample(workload_session& session, const clock_source&
     rethrow_as_workload_threw();
   }
   const std::uint64_t stop = clock.now();
+  if (counting != nullptr) counting->after();
   return stop - start;
 }
 

@@ -74,7 +74,7 @@ const char* policy_name(std::int64_t policy) {
 
 class linux_os final : public os_interface {
  public:
-  explicit linux_os(const linux_syscalls& calls) : sys_(calls) {}
+  linux_os(const linux_syscalls& calls, const perf_syscalls& perf) : sys_(calls), perf_(perf) {}
 
   std::string name() const override { return "linux"; }
 
@@ -180,8 +180,13 @@ class linux_os final : public os_interface {
     return static_cast<std::uint64_t>(usage.ru_nivcsw);
   }
 
+  counter_opening open_counters(const std::vector<cpu_counter>& wanted) override {
+    return open_linux_counters(perf_, wanted);
+  }
+
  private:
   linux_syscalls sys_;
+  perf_syscalls perf_;
 };
 
 }  // namespace
@@ -212,7 +217,12 @@ linux_syscalls real_linux_syscalls() {
 }
 
 std::unique_ptr<os_interface> make_linux_os(const linux_syscalls& calls) {
-  return std::make_unique<linux_os>(calls);
+  return std::make_unique<linux_os>(calls, real_perf_syscalls());
+}
+
+std::unique_ptr<os_interface> make_linux_os(const linux_syscalls& calls,
+                                            const perf_syscalls& perf) {
+  return std::make_unique<linux_os>(calls, perf);
 }
 
 std::unique_ptr<os_interface> make_native_os() {

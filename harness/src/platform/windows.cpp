@@ -9,7 +9,8 @@
 // Caveats: an affinity mask covers one processor group (at most 64 CPUs); CPUs beyond it cannot be
 // named here. Under Wine, affinity really pins the Linux threads, but priority classes and thread
 // priorities are only recorded, not passed on to the Linux scheduler; describe_priority() says so.
-// Memory locking and context-switch counts have no Windows equivalent and are reported as such.
+// Memory locking, context-switch counts and CPU counters (cpu_counters.hpp) have no Windows
+// equivalent and are reported as such.
 //
 // Also the process's other facts (its file, its state directory, its id), terminals, and the file
 // calls of platform/files.hpp, through the C runtime (msvcrt): _isatty, _wopen, _commit, _getpid;
@@ -155,6 +156,21 @@ class windows_os final : public os_interface {
   // (NtQuerySystemInformation), far too costly to read between samples, and does not split
   // involuntary from voluntary ones.
   std::optional<std::uint64_t> involuntary_switches() override { return std::nullopt; }
+
+  // Windows counts nothing comparable per thread for an ordinary process: its hardware counters
+  // (and the kernel's per-thread events) come through ETW, which needs administrator rights and a
+  // trace session; QueryThreadCycleTime counts cycles of the thread's CPU time only, no events.
+  counter_opening open_counters(const std::vector<cpu_counter>& wanted) override {
+    counter_opening opening;
+    for (const cpu_counter c : wanted) {
+      opening.status.push_back(
+          {c, false,
+           "not offered on Windows: per-thread CPU counters need Event Tracing for Windows (a "
+           "trace session, administrator rights), which harness does not use",
+           0});
+    }
+    return opening;
+  }
 
  private:
   // Sets the priority class and reads it back: Windows may grant less than it was asked for.

@@ -7,6 +7,7 @@
 
 #include "harness/ab_report.hpp"
 #include "report/ab_writers.hpp"
+#include "report/counters.hpp"
 #include "report/html.hpp"
 #include "report/json_document.hpp"
 
@@ -147,6 +148,11 @@ ab_json ab_detail::document(const ab_report& r) {
       {"answer", interval_json(r.answer)},
       {"change_percent", r.answer ? ab_json((r.answer->ratio - 1) * 100) : ab_json(nullptr)},
       {"verdict", r.decision ? ab_json(id_of(r.decision->verdict)) : ab_json(nullptr)},
+      {"instructions", r.instructions
+                           ? ab_json{{"ratio", r.instructions->ratio},
+                                     {"a", report_detail::instructions_json(r.instructions->a)},
+                                     {"b", report_detail::instructions_json(r.instructions->b)}}
+                           : ab_json(nullptr)},
       {"reason", r.decision ? ab_json(r.decision->reason) : ab_json(nullptr)},
       {"gate_failed", ab_gate_failed(r)},
       {"pair_ratios", r.pair_ratios},
@@ -163,7 +169,7 @@ ab_json ab_detail::document(const ab_report& r) {
 }
 
 void write_ab_json(std::ostream& out, const ab_report& report) {
-  out << document(report).dump(2) << '\n';
+  out << ab_detail::document(report).dump(2) << '\n';
 }
 
 void write_ab_html(std::ostream& out, const ab_report& report) {

@@ -11,6 +11,7 @@
 #include "harness/ab_report.hpp"
 #include "harness/duration.hpp"
 #include "report/ab_writers.hpp"
+#include "report/counters.hpp"
 
 namespace harness {
 
@@ -88,6 +89,14 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
   }
   if (r.decision) {
     fmt::print(out, "  verdict: {}: {}\n", id_of(r.decision->verdict), r.decision->reason);
+  }
+  if (const auto& n = r.instructions) {
+    fmt::print(out,
+               "  instructions: B/A {} exactly, counted under Valgrind ({}): A {} per call, B {} "
+               "per call\n    A: {}\n    B: {}\n",
+               fixed_text(n->ratio, 4), n->a.tool, report_detail::median_of(n->a.per_call),
+               report_detail::median_of(n->b.per_call), report_detail::instructions_text(n->a),
+               report_detail::instructions_text(n->b));
   }
   for (std::size_t i = 0; i < r.pairs.size(); ++i) {
     const ab_pair& p = r.pairs[i];

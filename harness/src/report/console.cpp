@@ -16,6 +16,7 @@
 #include "base/numbers.hpp"
 #include "harness/duration.hpp"
 #include "harness/report.hpp"
+#include "report/counters.hpp"
 #include "report/picture.hpp"
 #include "report/summary.hpp"
 
@@ -244,6 +245,7 @@ void print_analysis(std::ostream& out, const workload_result& r, const phase_res
                a.verdict->reason, a.verdict->recommendation);
   }
   if (p.floor) print_floor(out, p, *p.floor, style, source == nullptr);
+  report_detail::print_phase_counters(out, a);
 }
 
 void print_summary(std::ostream& out, const report_model& model, const console_style& style) {
@@ -410,6 +412,7 @@ void print_console_report(std::ostream& out, const report_model& model,
     }
     if (!preparation_shown && !r.preparation.steps.empty())
       print_preparation(out, r, style, source);
+    report_detail::print_counter_checks(out, w);
     report_detail::print_pictures(out, w, style);
     print_steps(out, "  restore: ", r.preparation.restore_steps, style);
     if (r.failed()) {

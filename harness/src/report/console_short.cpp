@@ -17,6 +17,7 @@
 #include "base/numbers.hpp"
 #include "harness/format_template.hpp"
 #include "harness/report.hpp"
+#include "report/counters.hpp"
 #include "report/summary.hpp"
 #include "report/table.hpp"
 
@@ -43,12 +44,16 @@ std::string figure(const std::optional<double>& v, const std::optional<stats::es
   return text;
 }
 
-// "pinned to CPU 1, nice -20" from the steps applied; what was refused, with its reason.
-std::string steps_text(const preparation_report& p) {
+// "pinned to CPU 1, nice -20" from the steps applied; what was refused, with its reason; the pin's
+// check after the pin ("pinned to CPU 1 (held: 0 cpu-migrations)").
+std::string steps_text(const preparation_report& p, const std::string& pin) {
   std::vector<std::string> parts;
   for (const platform::step_result& s : p.steps) {
     std::string action = s.action.substr(0, s.action.find(" ("));
-    if (action.rfind("pin to ", 0) == 0) action = "pinned to " + action.substr(7);
+    if (action.rfind("pin to ", 0) == 0) {
+      action = "pinned to " + action.substr(7);
+      if (s.applied && !pin.empty()) action += fmt::format(" ({})", pin);
+    }
     parts.push_back(s.applied ? action : fmt::format("{} refused ({})", action, s.reason));
   }
   return parts.empty() ? "nothing applied" : fmt::format("{}", fmt::join(parts, ", "));
@@ -204,6 +209,11 @@ void print_short_console_report(std::ostream& out, const report_model& model,
                  duration(first->phase->values[0], clock, style.unicode),
                  r.batch > 1 ? fmt::format("; {} calls per sample after it", r.batch) : "");
     }
+    if (const std::string counters = short_counters_text(w, line_width(style) - 14);
+        !counters.empty())
+      print_wrapped(out, line_width(style), "counters", counters);
+    if (r.instructions)
+      print_wrapped(out, line_width(style), "valgrind", instructions_text(*r.instructions));
     const trust_note& t = w.trust;
     // Colour marks the verdict word only, so wrapping measures plain text.
     const std::size_t colon = t.text.find(':');
@@ -213,10 +223,11 @@ void print_short_console_report(std::ostream& out, const report_model& model,
                       t.text.substr(colon == std::string::npos ? t.text.size() : colon));
     if (!t.next.empty()) fmt::print(out, "  {:<11} next: {}\n", "", t.next);
     const std::string change = change_text(w);
+    const std::string pin = short_pin_text(w);
     if (!r.preparation.steps.empty() || !change.empty()) {
-      print_wrapped(
-          out, line_width(style), "preparation",
-          fmt::format("{}{}{}", steps_text(r.preparation), change.empty() ? "" : ": ", change));
+      print_wrapped(out, line_width(style), "preparation",
+                    fmt::format("{}{}{}", steps_text(r.preparation, pin),
+                                change.empty() ? "" : ": ", change));
     }
   }
   const auto detail_hint = [&] {

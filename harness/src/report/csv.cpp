@@ -6,16 +6,19 @@
 // empty when not counted), block (1-based, empty for the first call), ns_per_iteration (ns divided
 // by the iterations the workload returned per call), items_per_second and bytes_per_second (what
 // it declared a call processes, over ns) - these three empty when not reported or declared -,
-// error (empty). A workload
+// error (empty), then one column per CPU counter read in the run (its id: "task-clock",
+// "page-faults"; the count per call in that sample, empty when not counted). A workload
 // that failed gets one more row: the stage it failed in as its phase, the sample it failed in
 // (0-based) as its index when in a phase, its block, and what it threw in `error`; the figures are
 // empty. Fields are quoted as RFC 4180 asks when they hold a comma, a quote or a line break.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <cmath>
 #include <ostream>
 
 #include "harness/report.hpp"
+#include "report/counters.hpp"
 #include "report/table.hpp"
 
 namespace harness {
@@ -34,16 +37,32 @@ std::string per_second(const std::optional<double>& per_call, double ns) {
 void write_csv_report(std::ostream& out, const report_model& model) {
   const run_report& report = *model.run;
   const double ns_per_tick = 1e9 / report.clock.clock->ticks_per_second();
+  const std::vector<cpu_counter> counters = report_detail::counters_in(model);
   fmt::print(out,
              "workload,phase,index,ticks,ns,disturbed,raw_ticks,batch,host_slowdown,"
-             "context_switch,block,ns_per_iteration,items_per_second,bytes_per_second,error\n");
+             "context_switch,block,ns_per_iteration,items_per_second,bytes_per_second,error");
+  for (const cpu_counter c : counters)
+    fmt::print(out, ",{}", id_of(c));
+  fmt::print(out, "\n");
+  // The sample's counts per call, one field each; empty where not counted.
+  const auto counter_fields = [&](const phase_result& p, std::size_t i) {
+    std::string fields;
+    for (const cpu_counter c : counters) {
+      fields += ',';
+      for (const counter_series& s : p.counters) {
+        if (s.counter == c && i < s.counts.size() && !std::isnan(s.counts[i]))
+          fields += fmt::format("{}", s.counts[i] / static_cast<double>(p.batch));
+      }
+    }
+    return fields;
+  };
   for (const workload_result& r : report.results) {
     const std::string name = csv_field(r.name);
     for (const phase_result* p : phases_of(r)) {
       for (std::size_t i = 0; i < p->values.size(); ++i) {
         const double ns = p->values[i] * ns_per_tick;
-        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{},{},{},{},{},\n", name, id_of(p->kind), i,
-                   p->values[i], ns, p->disturbed(i), p->raw(i), p->batch,
+        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{},{},{},{},{},{}\n", name, id_of(p->kind),
+                   i, p->values[i], ns, p->disturbed(i), p->raw(i), p->batch,
                    static_cast<bool>(p->host_slowdown[i]),
                    p->context_switch.empty() ? std::string()
                                              : std::string(p->context_switch[i] ? "1" : "0"),
@@ -51,7 +70,8 @@ void write_csv_report(std::ostream& out, const report_model& model) {
                    r.iterations_per_call > 0
                        ? fmt::format("{}", ns / static_cast<double>(r.iterations_per_call))
                        : std::string(),
-                   per_second(r.items_per_call, ns), per_second(r.bytes_per_call, ns));
+                   per_second(r.items_per_call, ns), per_second(r.bytes_per_call, ns),
+                   counter_fields(*p, i));
       }
     }
     if (r.failed()) {
@@ -59,8 +79,9 @@ void write_csv_report(std::ostream& out, const report_model& model) {
       const auto or_empty = [](std::size_t v, std::size_t less) {
         return v == 0 ? std::string() : fmt::format("{}", v - less);
       };
-      fmt::print(out, "{},{},{},,,,,{},,,{},,,,{}\n", name, id_of(f.stage), or_empty(f.sample, 1),
-                 f.calls_per_sample, or_empty(f.block, 0), csv_field(f.what()));
+      fmt::print(out, "{},{},{},,,,,{},,,{},,,,{}{}\n", name, id_of(f.stage), or_empty(f.sample, 1),
+                 f.calls_per_sample, or_empty(f.block, 0), csv_field(f.what()),
+                 std::string(counters.size(), ','));
     }
   }
 }

@@ -23,6 +23,7 @@
 #include "doctor/doctor_json.hpp"
 #include "harness/floor.hpp"
 #include "harness/report.hpp"
+#include "report/counters.hpp"
 #include "report/json_document.hpp"
 #include "report/summary.hpp"
 
@@ -122,7 +123,8 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
       {"spread_percent", number_or_null(a.all.spread_percent)},
       {"seconds_per_iteration", rate_json(a.rates.seconds_per_iteration)},
       {"items_per_second", rate_json(a.rates.items_per_second)},
-      {"bytes_per_second", rate_json(a.rates.bytes_per_second)}};
+      {"bytes_per_second", rate_json(a.rates.bytes_per_second)},
+      {"counters", report_detail::phase_counters_json(a)}};
   if (a.verdict) {
     j["verdict"] = stats::id_of(a.verdict->level);
     j["verdict_reason"] = a.verdict->reason;
@@ -223,6 +225,8 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
             {"affinity_applied", platform::format_cpu_list(prep.affinity_applied)},
             {"priority_before", prep.priority_before},
             {"priority_applied", prep.priority_applied}}},
+          {"counters", report_detail::counters_json(w)},
+          {"instructions", report_detail::instructions_json(r.instructions)},
           {"phases", phases},
           {"preparation_sentence", sentence},
           {"trust",
@@ -268,6 +272,7 @@ void add_rows(Emit&& emit, const workload_result& r, std::size_t family, const p
     if (!p.blocks.empty()) row["block"] = p.block_of(i) + 1;
     row["host_slowdown"] = static_cast<bool>(p.host_slowdown[i]);
     if (!p.context_switch.empty()) row["context_switch"] = static_cast<bool>(p.context_switch[i]);
+    report_detail::add_sample_counters(row, p, i);
     if (i < p.sample_counters.size()) {
       for (const auto& [counter, value] : p.sample_counters[i]) {
         if (!row.contains(counter)) row[counter] = value;
@@ -303,6 +308,7 @@ void add_rows(Emit&& emit, const workload_result& r, std::size_t family, const p
     // the mean time is not: only min, median and max carry one, the rate at that time.
     if (is_time && std::string_view(aggregate) != "mean" && std::string_view(aggregate) != "stddev")
       add_rates(row, r, figure);
+    report_detail::add_aggregate_counters(row, a, aggregate);
     row["phase"] = id_of(p.kind);
     if (is_time) row["ticks"] = *value;
     emit(std::move(row));

@@ -26,7 +26,7 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
         if (!v) return std::nullopt;
         return *v * 1e9;
       };
-      const std::array<template_value, line_slot::count> values{
+      std::array<template_value, line_slot::count> values{
           t.runs,
           t.seconds,
           t.runs_per_second,
@@ -51,6 +51,12 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
           t.items_per_second,
           t.bytes_per_second,
       };
+      for (const counter_figure& f : a.counters.figures) {
+        if (f.at_floor) values[line_slot::counters + index_of(f.counter)] = *f.at_floor;
+        if (f.counter == cpu_counter::cpu_migrations && f.phase_total)
+          values[line_slot::phase_migrations] = *f.phase_total;
+      }
+      if (a.counters.ipc_at_floor) values[line_slot::ipc] = *a.counters.ipc_at_floor;
       out << line.render(values) << '\n';
     }
     if (r.failed()) {

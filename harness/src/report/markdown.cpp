@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "harness/report.hpp"
+#include "report/counters.hpp"
 #include "report/summary.hpp"
 
 namespace harness {
@@ -54,6 +55,7 @@ void write_markdown_report(std::ostream& out, const report_model& model) {
       any = true;
     }
   }
+  report_detail::write_markdown_counters(out, model);
 }
 
 }  // namespace harness

@@ -9,7 +9,8 @@
     unitFor = H.unitFor, timeText = H.timeText, spanText = H.spanText, frequencyText = H.frequencyText,
     ticksText = H.ticksText, rateText = H.rateText, ticksTime = H.ticksTime,
     facts = H.facts, table = H.table, swatch = H.swatch, addChart = H.addChart, axis = H.axis,
-    orderAxis = H.orderAxis, crosses = H.crosses, triangles = H.triangles, drawnCaption = H.drawnCaption;
+    orderAxis = H.orderAxis, crosses = H.crosses, triangles = H.triangles, drawnCaption = H.drawnCaption,
+    amountText = H.amountText, fixedText = H.fixedText;
 
   // Shaded bands behind the samples: the sampler's blocks, alternating, and each floor's block in
   // green (a Chart.js plugin; the chart itself is Chart.js's).
@@ -343,6 +344,54 @@
       rows, [0, 7, 8]);
   }
 
+  // The CPU counters: per call at each phase's floor and median samples and over the phase (the
+  // JSON's phases[].counters), what was not available and why, and the pin's check.
+  function countersBlock(section, w) {
+    var n = w.instructions;
+    if (n) {
+      section.appendChild(el('p', { text: 'Instructions per call: ' + n.per_call + ', counted under Valgrind (' + n.tool +
+        ')' + (n.same_in_every_call ? ', the same in ' + n.calls.length + ' of ' + n.calls.length + ' calls' : ', the median of ' + n.calls.join(', ')) +
+        (n.l1_misses_per_call !== null ? '; simulated cache misses per call: L1 ' + n.l1_misses_per_call + ', last level ' + n.ll_misses_per_call : '') + '.' }));
+    }
+    var c = w.counters;
+    if (!c || !c.status || c.status.length === 0) return;
+    var count = function (v, scaled) {
+      return isNum(v) ? amountText(v) + (scaled ? '*' : '') : 'n/a';
+    };
+    var rows = [];
+    (w.phases || []).forEach(function (p) {
+      if (!p.counters) return;
+      Object.keys(p.counters.per_call).forEach(function (name) {
+        var f = p.counters.per_call[name];
+        rows.push([p.phase, name, count(f.at_floor, f.scaled_at_floor), count(f.at_median, f.scaled_at_median),
+          count(f.phase_total, f.phase_total_scaled)]);
+      });
+      var ipc = p.counters.ipc;
+      if (isNum(ipc.at_floor) || isNum(ipc.at_median)) {
+        rows.push([p.phase, 'IPC', isNum(ipc.at_floor) ? fixedText(ipc.at_floor, 3) : 'n/a',
+          isNum(ipc.at_median) ? fixedText(ipc.at_median, 3) : 'n/a', '']);
+      }
+    });
+    section.appendChild(el('h3', { text: 'CPU counters' }));
+    if (rows.length > 0) {
+      section.appendChild(el('p', { class: 'note', text: 'Per call at the floor sample and at the median sample (task-clock in ns), and over the whole phase; * multiplexed by the kernel and scaled: an estimate.' }));
+      section.appendChild(table(['phase', 'counter', 'at the floor', 'at the median', 'in the phase'], rows, [0, 1]));
+    }
+    if (c.pin_check) {
+      section.appendChild(el('p', { class: c.pin_check.held === false ? 'warning' : 'note', text: 'Pin check: ' + c.pin_check.text + '.' }));
+    }
+    var reasons = [];  // grouped by reason, in the order first met
+    c.status.forEach(function (s) {
+      if (s.available) return;
+      var g = reasons.filter(function (r) { return r.reason === s.reason; })[0];
+      if (!g) reasons.push(g = { reason: s.reason, names: [] });
+      g.names.push(s.name);
+    });
+    reasons.forEach(function (g) {
+      section.appendChild(el('p', { class: 'note', text: 'Not available: ' + g.names.join(', ') + ': ' + g.reason + '.' }));
+    });
+  }
+
   // One line on top; the run's facts in full come after the workloads.
   function runHeadline(report) {
     var h = report.harness;
@@ -388,6 +437,7 @@
         section.appendChild(el('p', { class: 'note', text: 'No phase was sampled: nothing to draw.' }));
       }
       section.appendChild(workloadTable(w, perTick));
+      countersBlock(section, w);
     });
     main.appendChild(runFacts(report));
   }

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Issue 30 end to end: the CPU counters on this machine (the software set read, the hardware
+# counters read or reported with the kernel's reason), a workload that maps fresh pages showing its
+# page faults per call, the prepared phase's CPU migrations (the pin's check), --counters' bad
+# values, and --instructions under valgrind (the same count in every call and in every process,
+# exact ratios in `run` and `ab`). No time or noise level is asserted; the figures are printed.
+# Usage: counters_e2e.sh PATH/TO/harness
+set -u
+harness=${1:?usage: counters_e2e.sh PATH/TO/harness}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+# Fresh pages: 64 pages mapped and touched a call are at least 64 minor page faults a call.
+if expect 0 fresh-pages -- -w fresh_pages/64 -n 6 --warmup 10ms --max-time 100ms \
+  -o "$work/pages.json"; then
+  contains out "  counters    a call at the min: " fresh-pages
+  contains out "(held: 0 cpu-migrations" fresh-pages
+  fits_schema fresh-pages "$work/pages.json"
+  if python3 - "$work/pages.json" <<'PY'; then pass; else fail "fresh-pages: counters"; fi
+import json, sys
+w = json.load(open(sys.argv[1]))["harness"]["workloads"][0]
+status = {s["name"]: s for s in w["counters"]["status"]}
+assert len(status) == 12, status
+for name, s in status.items():
+    # Every counter asked for opened, or says why not (the errno's name in its reason).
+    assert s["available"] or ("(E" in s["reason"] and s["error_code"] > 0), s
+for name in ("task-clock", "page-faults", "context-switches", "cpu-migrations"):
+    assert status[name]["available"], status[name]
+prepared = [p for p in w["phases"] if p["phase"] == "prepared"][0]
+faults = prepared["counters"]["per_call"]["page-faults"]
+print(f"fresh_pages/64: page faults per call at the floor sample {faults['at_floor']}, "
+      f"at the median sample {faults['at_median']}")
+assert faults["at_floor"] >= 64 and faults["at_median"] >= 64, faults
+check = w["counters"]["pin_check"]
+print(f"prepared phase: {check['prepared_migrations']} CPU migrations, pinned {check['pinned']}: "
+      f"{check['text']}")
+assert check["pinned"] and check["prepared_migrations"] == 0, check
+unavailable = [n for n, s in status.items() if not s["available"]]
+print("not available:", ", ".join(unavailable) or "none",
+      "-", status[unavailable[0]]["reason"] if unavailable else "")
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+mins = [r for r in rows if r["name"] == "fresh_pages/64_min"]
+assert mins and mins[0]["page-faults"] >= 64, mins
+PY
+fi
+
+# The same through every other writer: CSV's columns, Markdown's table, --line's tokens.
+if expect 0 fresh-pages-csv -- -w fresh_pages/16 -n 3 --warmup 0 --no-baseline --format csv; then
+  contains out ",error,task-clock,page-faults," fresh-pages-csv
+fi
+if expect 0 fresh-pages-md -- -w fresh_pages/16 -n 3 --warmup 0 --no-baseline --format markdown; then
+  contains out "#### CPU counters" fresh-pages-md
+  contains out "the pin held: 0 cpu-migrations in the prepared phase" fresh-pages-md
+fi
+if expect 0 fresh-pages-line -- -w fresh_pages/16 -n 3 --warmup 0 --no-baseline \
+  --line '{phase} {page_faults:.0f} {phase_migrations:.0f} {cycles}'; then
+  if grep -Eq '^prepared (1[6-9]|[2-9][0-9]) 0 ' "$work/out"; then pass; else
+    fail "fresh-pages-line: $(cat "$work/out")"
+  fi
+fi
+
+# --counters none reads nothing; a bad list is exit 2 naming the bad id and the accepted ones.
+if expect 0 counters-none -- -w empty -n 3 --warmup 0 --counters none -o "$work/none.json"; then
+  lacks out "  counters " counters-none
+  if python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["harness"]["workloads"][0]
+assert w["counters"]["requested"] == 0 and all(p["counters"] is None for p in w["phases"]), w
+' "$work/none.json"; then pass; else fail "counters-none: counters in the JSON"; fi
+fi
+if expect 2 counters-bad -- -w empty --counters task-clock,bogus; then
+  contains err "'bogus' is no counter; accepted: none, default, software, hardware" counters-bad
+fi
+expect 2 cache-sim-alone -- -w empty --cache-sim && contains err "--cache-sim only applies with --instructions" cache-sim-alone
+
+# --instructions without valgrind on the PATH: exit 2, the Debian package named, nothing run.
+mkdir -p "$work/nopath"
+if PATH="$work/nopath" expect 2 no-valgrind -- -w empty --instructions; then
+  contains err "install the Debian package valgrind" no-valgrind
+fi
+
+if command -v valgrind >/dev/null; then
+  # The same count in every call and in every process.
+  counts=()
+  for i in 1 2 3 4 5; do
+    if expect 0 "instructions-$i" -- -w xor_loop/1000000 -n 3 --warmup 0 --no-baseline \
+      --instructions -o "$work/i$i.json"; then
+      counts+=("$(python3 -c '
+import json, sys
+n = json.load(open(sys.argv[1]))["harness"]["workloads"][0]["instructions"]
+assert n["same_in_every_call"] and n["counted_under"] == "valgrind", n
+print(n["per_call"])' "$work/i$i.json")")
+    fi
+  done
+  contains out "counted under Valgrind" instructions-5
+  fits_schema instructions "$work/i5.json"
+  echo "xor_loop/1000000 under callgrind, 5 processes: ${counts[*]}"
+  if [ "${#counts[@]}" -eq 5 ] && [ "$(printf '%s\n' "${counts[@]}" | sort -u | wc -l)" -eq 1 ]; then
+    pass
+  else fail "instructions: not the same count in 5 processes: ${counts[*]}"; fi
+  # Twice the iterations, twice the instructions, within the call's few of its own.
+  if expect 0 instructions-double -- -w xor_loop/2000000 -w xor_loop/1000000 -n 3 --warmup 0 \
+    --no-baseline --instructions --cache-sim -o "$work/double.json"; then
+    if python3 - "$work/double.json" <<'PY'; then pass; else fail "instructions-double"; fi
+import json, sys
+w = json.load(open(sys.argv[1]))["harness"]["workloads"]
+two, one = (x["instructions"]["per_call"] for x in w)
+print(f"xor_loop/2000000 over xor_loop/1000000: {two} / {one} = {two / one:.6f}")
+assert abs(two / one - 2) <= 0.001
+assert w[0]["instructions"]["l1_misses_per_call"] is not None
+PY
+  fi
+  # ab: B's instructions over A's, exact.
+  if expect 0 ab-instructions -- ab xor_loop/1000000 xor_loop/1010000 --warmup 50ms --max-time 300ms \
+    --instructions -o "$work/ab.json"; then
+    contains out "instructions: B/A 1.0100 exactly, counted under Valgrind" ab-instructions
+    if python3 - "$work/ab.json" <<'PY'; then pass; else fail "ab-instructions: ratio"; fi
+import json, sys
+n = json.load(open(sys.argv[1]))["ab"]["instructions"]
+print(f"ab --instructions xor_loop/1010000 over xor_loop/1000000: {n['ratio']:.6f}")
+assert abs(n["ratio"] - 1.01) <= 0.0001, n
+PY
+  fi
+else
+  echo "counters_e2e: valgrind is not installed: --instructions' counts not checked"
+fi
+
+echo "counters_e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
