@@ -4,8 +4,11 @@
 #   - JSON validated against the schema's fields read here, CSV a row per run;
 #   - the store only read: a missing store is exit 2 and is not made, a store file is unchanged;
 #   - bad inputs: no workload, --since that is no date, --threshold without --regressions.
-# Regressions themselves are found on fixed data by the unit tests (Regressions.*): real floors
-# move with the host.
+#   - --regressions on recorded data: one saved run copied into 30 commits per machine with fixed
+#     floors (seeded noise of 0.3%, as real floors move with the host), a +3% step at one commit
+#     found there with exit 4, noise alone exit 0, a second machine 10% faster (no step) never
+#     mixed in.
+# The estimator itself is tested on more seeds by the unit tests (Regressions.*).
 # Usage: history_e2e.sh PATH/TO/harness
 set -u
 harness=${1:?usage: history_e2e.sh PATH/TO/harness}
@@ -49,6 +52,50 @@ if expect 0 since -- history xor_loop/1000 --db "$db" --since 2999-01-01; then
   contains out "no saved run matches what was asked" since
 fi
 [ "$(sha256sum "$db")" = "$before" ] && pass || fail "the store changed while it was only read"
+
+# Recorded data: the run saved above as 30 commits of each of two machines, floors set here.
+series() {  # series DB STEP_AT: STEP_AT 0 for noise alone
+  python3 - "$1" "$2" <<'PY'
+import random, sqlite3, sys
+db, step_at = sys.argv[1], int(sys.argv[2])
+c = sqlite3.connect(db)
+src = c.execute("SELECT id FROM runs ORDER BY saved_unix LIMIT 1").fetchone()[0]
+cols = [r[1] for r in c.execute("PRAGMA table_info(runs)")]
+pcols = [r[1] for r in c.execute("PRAGMA table_info(phases)")]
+rng = random.Random(7)
+base = c.execute("SELECT floor_ticks FROM phases WHERE run_id = ?", [src]).fetchone()[0]
+for m, (machine, speed) in enumerate([("machine one", 1.0), ("machine two", 0.9)]):
+    for i in range(30):
+        rid = f"copy{m}{i:02d}"
+        over = {"id": rid, "machine": machine, "commit_sha": f"c{i:03d}", "branch": "main",
+                "saved_unix": 2_000_000_000 + 60 * i + m}
+        c.execute(f"INSERT INTO runs ({','.join(cols)}) SELECT "
+                  + ",".join("?" if k in over else k for k in cols) + " FROM runs WHERE id = ?",
+                  [over[k] for k in cols if k in over] + [src])
+        step = 1.03 if machine == "machine one" and step_at and i >= step_at else 1.0
+        floor = base * speed * step * (1 + rng.gauss(0, 0.003))
+        pover = {"run_id": rid, "floor_ticks": floor}
+        c.execute(f"INSERT INTO phases ({','.join(pcols)}) SELECT "
+                  + ",".join("?" if k in pover else k for k in pcols) + " FROM phases WHERE run_id = ?",
+                  [pover[k] for k in pcols if k in pover] + [src])
+c.execute("DELETE FROM runs WHERE id NOT LIKE 'copy%'")
+c.execute("DELETE FROM phases WHERE run_id NOT LIKE 'copy%'")
+c.commit()
+PY
+}
+cp "$db" "$work/step.db" && cp "$db" "$work/noise.db"
+series "$work/step.db" 20 && series "$work/noise.db" 0 || fail "recorded data: not written"
+if expect 4 step -- history xor_loop/1000 --db "$work/step.db" --regressions --format json; then
+  python3 - "$work/out" <<'PY' && pass || fail "step: $(cat "$work/out")"
+import json, sys
+f = json.load(open(sys.argv[1]))["regressions"]["findings"]
+assert len(f) == 1, f
+assert (f[0]["commit_before"], f[0]["commit_after"], f[0]["machine"]) == ("c019", "c020", "machine one"), f
+assert 0.02 < f[0]["change"] < 0.04, f
+PY
+fi
+expect 4 step-console -- history xor_loop/1000 --db "$work/step.db" --regressions && contains out "c019" step-console
+expect 0 noise -- history xor_loop/1000 --db "$work/noise.db" --regressions && contains out "machine two" noise
 
 expect 2 missing -- history xor_loop/1000 --db "$work/none.db" && contains err "no such store" missing
 [ -e "$work/none.db" ] && fail "missing: the store was made" || pass

@@ -12,9 +12,8 @@
 // Memory locking, context-switch counts and CPU counters (cpu_counters.hpp) have no Windows
 // equivalent and are reported as such.
 //
-// Also the process's other facts (its file, its state directory, its id), terminals, and the file
-// calls of platform/files.hpp, through the C runtime (msvcrt): _isatty, _wopen, _commit, _getpid;
-// what a path names through GetFullPathNameW (device names) and GetFileAttributesW.
+// Also the process's other facts (its file, its state directory, its id) and terminals, through
+// the C runtime (msvcrt): _isatty, _getpid. platform/files.hpp's calls are in windows_files.cpp.
 // The console's width is not read: only $COLUMNS gives one on Windows.
 #include <fmt/format.h>
 
@@ -26,10 +25,8 @@
 #include <string_view>
 #include <system_error>
 
-#include <fcntl.h>
 #include <io.h>
 #include <process.h>
-#include <sys/stat.h>
 
 #include "harness/errors.hpp"
 #include "platform/files.hpp"
@@ -352,104 +349,6 @@ bool is_terminal(int fd) {
 
 std::optional<std::size_t> terminal_columns(int /*fd*/) {
   return std::nullopt;
-}
-
-path_facts inspect_path(const std::filesystem::path& path) {
-  path_facts facts;
-  const std::wstring& name = path.native();
-  // Windows's own answer to "is this a device?": GetFullPathNameW turns a device name (NUL, CON,
-  // COM1..., and before Windows 11 also nul.txt or C:\any\folder\nul) into \\.\NAME, the
-  // device namespace, where a path such as \\.\pipe\x already is. Asking it rather than keeping
-  // a list follows the Windows version that runs.
-  std::wstring full(MAX_PATH, L'\0');
-  for (;;) {
-    const DWORD n =
-        ::GetFullPathNameW(name.c_str(), static_cast<DWORD>(full.size()), full.data(), nullptr);
-    if (n < full.size()) {
-      full.resize(n);
-      break;
-    }
-    full.resize(n);
-  }
-  constexpr std::wstring_view kDeviceNamespace = L"\\\\.\\";
-  if (std::wstring_view(full).starts_with(kDeviceNamespace) ||
-      std::wstring_view(name).starts_with(kDeviceNamespace)) {
-    facts.kind = path_kind::device;
-    facts.what = "device";
-    return facts;
-  }
-  const DWORD attributes = ::GetFileAttributesW(name.c_str());
-  if (attributes == INVALID_FILE_ATTRIBUTES) {
-    const DWORD code = ::GetLastError();
-    if (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND) {
-      facts.kind = path_kind::missing;
-      facts.what = "nothing";
-    } else {
-      facts.reason = win32_error_text(code);
-    }
-    return facts;
-  }
-  if ((attributes & FILE_ATTRIBUTE_DIRECTORY) != 0) {
-    facts.kind = path_kind::directory;
-    facts.what = "directory";
-  } else {
-    facts.kind = path_kind::regular;
-    facts.what = "regular file";
-  }
-  return facts;
-}
-
-std::FILE* create_file_exclusive(const std::filesystem::path& path) {
-  const int fd =
-      ::_wopen(path.c_str(), _O_CREAT | _O_EXCL | _O_WRONLY | _O_BINARY, _S_IREAD | _S_IWRITE);
-  if (fd < 0) return nullptr;
-  std::FILE* file = ::_fdopen(fd, "wb");
-  if (file == nullptr) {
-    const int error = errno;  // _close() must not replace the reason
-    ::_close(fd);
-    errno = error;
-  }
-  return file;
-}
-
-std::FILE* open_existing_for_writing(const std::filesystem::path& path) {
-  const int fd = ::_wopen(path.c_str(), _O_WRONLY | _O_BINARY);
-  if (fd < 0) return nullptr;
-  std::FILE* file = ::_fdopen(fd, "wb");
-  if (file == nullptr) {
-    const int error = errno;
-    ::_close(fd);
-    errno = error;
-  }
-  return file;
-}
-
-int write_permission(const std::filesystem::path& /*path*/) {
-  // _waccess asks GetFileAttributesW, which says nothing useful about a device: NUL and CON take
-  // any bytes, and a device that does not is found when it is written.
-  return 0;
-}
-
-int read_permission(const std::filesystem::path& /*path*/) {
-  return 0;
-}
-
-kept keep_mode_and_owner(std::FILE* /*file*/, const path_facts& /*old*/) {
-  // A new file takes its folder's inherited permissions; copying the old file's security
-  // descriptor is not done (output_file.hpp says so).
-  return {};
-}
-
-bool sync_file(std::FILE* file) {
-  return ::_commit(::_fileno(file)) == 0;
-}
-
-int file_descriptor(std::FILE* file) {
-  return ::_fileno(file);
-}
-
-std::string errno_text(int error) {
-  return std::generic_category().message(error);
 }
 
 }  // namespace harness::platform
