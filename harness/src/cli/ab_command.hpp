@@ -70,7 +70,7 @@ struct ab_flags {
   std::string line;
   CLI::Option* line_option = nullptr;
   std::string log_level = "warn";
-  store_flags store;  // --save, --db, --commit, --branch, --tag
+  store_flags store;          // --save, --db, --commit, --branch, --tag
   bool instructions = false;  // also B's instructions over A's, counted under valgrind
   bool cache_sim = false;
 };

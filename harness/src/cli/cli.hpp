@@ -126,7 +126,7 @@ void add_doctor_command(CLI::App& root, context& ctx);
 void add_compare_command(CLI::App& root, context& ctx);
 void add_report_command(CLI::App& root, context& ctx);  // a JSON report drawn as HTML
 void add_gbench_command(CLI::App& root, context& ctx);
-void add_ab_command(CLI::App& root, context& ctx);  // is B faster than A (paired rounds)
+void add_ab_command(CLI::App& root, context& ctx);       // is B faster than A (paired rounds)
 void add_history_command(CLI::App& root, context& ctx);  // saved runs over commits, regressions
 
 // Parses argv and runs the chosen subcommand on `host` (the real machine by default); returns the
