@@ -103,9 +103,10 @@ int interrupted_while_reading_the_clock(fake_machine& m, std::vector<const char*
   bool handled = false;
   const auto measure = m.host.measure_clock;
   m.host.measure_clock = [&](const clock_source& clock) {
-    struct sigaction now {};
-    sigaction(SIGINT, nullptr, &now);
-    handled = now.sa_handler == on_stop_signal;
+    // std::signal, not sigaction: Windows has no sigaction. Put back at once.
+    const auto now = std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGINT, now);
+    handled = now == on_stop_signal;
     EXPECT_EQ(m.os.allowed, (platform::cpu_list{2}));  // pinned while it reads
     if (handled) std::raise(SIGINT);
     return measure(clock);
