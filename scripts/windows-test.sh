@@ -3,8 +3,10 @@
 #
 #   scripts/windows-test.sh [BUILD_DIR]        (default: <repo>/build-win)
 #
-# Environment: HARNESS_WINDOWS_DEPS (default <repo>/build-win-deps) is the cache that
-# scripts/windows-deps.sh fills; HARNESS_JOBS (default 2) the build parallelism; extra ctest
+# Environment: HARNESS_WINDOWS_DEPS is the cache that scripts/windows-deps.sh fills (default
+# $XDG_CACHE_HOME/harness/windows-deps, else ~/.cache/..., else <repo>/build-win-deps without a
+# HOME): kept outside the clone, a fresh clone on the same machine (CI) does not build Google
+# Test and Google Benchmark for mingw again (about 65 s of its time; its stamps say when to); HARNESS_JOBS (default 2) the build parallelism; extra ctest
 # arguments go in HARNESS_CTEST_ARGS (e.g. "-R windows_os").
 #
 # One `wineserver -p` serves every test and is stopped at the end: without it each test pays
@@ -15,7 +17,11 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$repo/build-win}
-deps=${HARNESS_WINDOWS_DEPS:-$repo/build-win-deps}
+if [[ -n ${XDG_CACHE_HOME:-} || -n ${HOME:-} ]]; then
+  deps=${HARNESS_WINDOWS_DEPS:-${XDG_CACHE_HOME:-$HOME/.cache}/harness/windows-deps}
+else
+  deps=${HARNESS_WINDOWS_DEPS:-$repo/build-win-deps}
+fi
 jobs=${HARNESS_JOBS:-2}
 
 start=$(date +%s)
