@@ -123,6 +123,15 @@ print(f"ab --instructions xor_loop/1010000 over xor_loop/1000000: {n['ratio']:.6
 assert abs(n["ratio"] - 1.01) <= 0.0001, n
 PY
   fi
+  # Two builds: each side counted in its own binary (here the same one: exactly 1).
+  if expect 0 ab-builds-instructions -- ab --a "$harness" --b "$harness" xor_loop/100000 \
+    --pairs 1 --warmup 10ms --max-time 200ms --instructions -o "$work/abb.json"; then
+    if python3 - "$work/abb.json" <<'PY'; then pass; else fail "ab-builds-instructions: ratio"; fi
+import json, sys
+n = json.load(open(sys.argv[1]))["ab"]["instructions"]
+assert n["ratio"] == 1.0 and n["a"]["per_call"] > 0, n
+PY
+  fi
 else
   echo "counters_e2e: valgrind is not installed: --instructions' counts not checked"
 fi

@@ -20,6 +20,7 @@
 #include "harness/doctor.hpp"
 #include "harness/errors.hpp"
 #include "harness/log.hpp"
+#include "instructions.hpp"
 #include "platform/child_process.hpp"
 #include "report/progress.hpp"
 #include "run_command.hpp"
@@ -206,12 +207,10 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
         platform::format_cpu_list(allowed)));
   }
   const ab_output_plan output = plan_ab_output(flags, ctx);
+  if (flags.instructions) check_valgrind(ctx.host);
   const auto progress = configure_logging(flags.log_level, ctx);
 
-  doctor::doctor_options checkup;
-  checkup.allowed = allowed;
-  if (flags.cpu_option->count() > 0) checkup.cpu = flags.cpu;
-  const doctor::doctor_report health = ctx.host.doctor(checkup);
+  const doctor::doctor_report health = checkup_of(flags.cpu_option, flags.cpu, allowed, ctx);
   std::optional<int> cpu_a;
   std::optional<int> cpu_b;
   if (!flags.no_pin) {
@@ -326,6 +325,11 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
     throw;
   }
   progress->clear();
+  if (flags.instructions && stop_signal() == 0) {
+    const stop_signals_guard signals;
+    report.instructions = count_ab_instructions(ctx.host, {flags.a, flags.specs.front()},
+                                                {flags.b, flags.specs.front()}, flags.cache_sim);
+  }
   report.options = options;
   report.options.progress = {};
   report.interrupted = stop_signal() != 0;

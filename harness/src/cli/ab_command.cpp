@@ -171,6 +171,18 @@ std::function<void(const ab_progress&)> ab_progress_to(
   return [progress](const ab_progress& p) { progress->show(progress_line(p)); };
 }
 
+ab_instructions count_ab_instructions(const machine& host, const counted_side& a,
+                                      const counted_side& b, bool cache_sim) {
+  ab_instructions counted;
+  counted.a = count_instructions(host, a.binary, a.workload, kInstructionCalls, cache_sim);
+  counted.b = count_instructions(host, b.binary, b.workload, kInstructionCalls, cache_sim);
+  const auto a_median = static_cast<double>(report_detail::median_of(counted.a.per_call));
+  counted.ratio = a_median > 0
+                      ? static_cast<double>(report_detail::median_of(counted.b.per_call)) / a_median
+                      : 0;
+  return counted;
+}
+
 namespace {
 
 int run_ab_workloads(const ab_flags& flags, context& ctx) {
@@ -202,10 +214,7 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
   const auto progress = configure_logging(flags.log_level, ctx);
   options.progress = ab_progress_to(progress);
 
-  doctor::doctor_options checkup;
-  checkup.allowed = allowed;
-  if (flags.cpu_option->count() > 0) checkup.cpu = flags.cpu;
-  const doctor::doctor_report health = ctx.host.doctor(checkup);
+  const doctor::doctor_report health = checkup_of(flags.cpu_option, flags.cpu, allowed, ctx);
   if (!flags.no_pin) options.cpu = health.cpu;
 
   ab_report report;
@@ -250,16 +259,9 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
   progress->clear();
   if (flags.instructions && stop_signal() == 0) {
     const stop_signals_guard signals;
-    ab_instructions counted;
-    counted.a = count_instructions(ctx.host, ctx.host.executable_path(), a.display_name(),
-                                   kInstructionCalls, flags.cache_sim);
-    counted.b = count_instructions(ctx.host, ctx.host.executable_path(), b.display_name(),
-                                   kInstructionCalls, flags.cache_sim);
-    const auto a_median = static_cast<double>(report_detail::median_of(counted.a.per_call));
-    counted.ratio =
-        a_median > 0 ? static_cast<double>(report_detail::median_of(counted.b.per_call)) / a_median
-                     : 0;
-    report.instructions = counted;
+    report.instructions =
+        count_ab_instructions(ctx.host, {ctx.host.executable_path(), a.display_name()},
+                              {ctx.host.executable_path(), b.display_name()}, flags.cache_sim);
   }
   report.interrupted = stop_signal() != 0;
   conclude(report);
@@ -348,8 +350,9 @@ void add_ab_command(CLI::App& root, context& ctx) {
   cmd->add_option("--log-level", flags->log_level, "Log level on stderr")->capture_default_str();
   add_store_options(*cmd, flags->store);
   cmd->add_flag("--instructions", flags->instructions,
-                "Two workloads: after the rounds, count each one's instructions per call exactly "
-                "under Valgrind's callgrind and give B/A (Debian package valgrind)");
+                "After the rounds, count A's and B's instructions per call exactly under "
+                "Valgrind's callgrind, each in its own binary, and give B/A (Debian package "
+                "valgrind)");
   cmd->add_flag("--cache-sim", flags->cache_sim,
                 "With --instructions: also the simulated L1 and last-level cache misses");
   cmd->footer(fmt::format(
@@ -370,11 +373,6 @@ void add_ab_command(CLI::App& root, context& ctx) {
         throw usage_error(
             "--cache-sim only applies with --instructions; add it, or drop "
             "--cache-sim");
-      if (builds && flags->instructions) {
-        throw usage_error(
-            "--instructions counts two workloads of this binary; with --a BIN --b BIN it is not "
-            "done yet: run `BIN --instructions -w NAME` on each build and compare the counts");
-      }
       return builds ? run_ab_builds(*flags, ctx) : run_ab_workloads(*flags, ctx);
     };
   });

@@ -89,6 +89,16 @@ std::function<void(const ab_progress&)> ab_progress_to(
 // two binaries, several fresh pairs of them.
 int run_ab_builds(const ab_flags& flags, context& ctx);
 
+// One side of --instructions: the harness binary that runs the workload under callgrind.
+struct counted_side {
+  std::filesystem::path binary;
+  std::string workload;
+};
+// --instructions, after the rounds: A's and B's instructions per call counted under Valgrind's
+// callgrind (instructions.hpp), and B/A of their medians; throws what count_instructions throws.
+ab_instructions count_ab_instructions(const machine& host, const counted_side& a,
+                                      const counted_side& b, bool cache_sim);
+
 // Prints the report as planned and gives the exit code: 130/143 interrupted, 1 the file could not
 // be written, 4 the gate failed, else 0.
 int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx);

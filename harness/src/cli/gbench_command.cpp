@@ -116,10 +116,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   // Windows: refuses here, before anything runs (not supported there yet).
   const std::unique_ptr<platform::process_launcher> launcher = ctx.host.launcher();
 
-  doctor::doctor_options checkup;
-  checkup.allowed = allowed;
-  if (f.run.cpu_option->count() > 0) checkup.cpu = f.run.cpu;
-  const doctor::doctor_report health = ctx.host.doctor(checkup);
+  const doctor::doctor_report health = checkup_of(f.run.cpu_option, f.run.cpu, allowed, ctx);
   if (!f.run.no_pin) options.cpu = health.cpu;
   s.cpu = options.cpu;
   if (progress->enabled()) s.progress = [progress](std::string_view text) { progress->show(text); };

@@ -152,10 +152,7 @@ int run(const run_flags& flags, context& ctx) {
   }
 
   // The doctor reads the machine (about 0.2 s, mostly a load sample) and chooses the CPU.
-  doctor::doctor_options checkup;
-  checkup.allowed = allowed;
-  if (flags.cpu_option->count() > 0) checkup.cpu = flags.cpu;
-  const doctor::doctor_report health = ctx.host.doctor(checkup);
+  const doctor::doctor_report health = checkup_of(flags.cpu_option, flags.cpu, allowed, ctx);
   if (!flags.no_pin) options.cpu = health.cpu;
 
   run_report report;

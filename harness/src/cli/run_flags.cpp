@@ -95,6 +95,14 @@ void check_cpu_allowed(const CLI::Option* cpu_option, int cpu, const platform::c
   }
 }
 
+doctor::doctor_report checkup_of(const CLI::Option* cpu_option, int cpu,
+                                 const platform::cpu_list& allowed, context& ctx) {
+  doctor::doctor_options checkup;
+  checkup.allowed = allowed;
+  if (cpu_option->count() > 0) checkup.cpu = cpu;
+  return ctx.host.doctor(checkup);
+}
+
 std::chrono::nanoseconds positive_duration(const std::string& text, std::string_view option,
                                            std::string_view why) {
   const std::chrono::nanoseconds d = parse_duration(text, option);

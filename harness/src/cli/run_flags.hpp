@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/doctor.hpp"
 #include "harness/platform.hpp"
 #include "harness/runner.hpp"
 #include "store_options.hpp"
@@ -18,6 +19,8 @@ class Option;
 }  // namespace CLI
 
 namespace harness::cli {
+
+struct context;  // cli.hpp
 
 struct run_flags {
   std::vector<std::string> workloads;
@@ -105,5 +108,9 @@ void check_cpu(const run_flags& flags, const platform::cpu_list& allowed);
 // The part of it every command with --cpu shares (ab too): some CPU is allowed, and --cpu, when
 // given (cpu_option counted it), is one of them.
 void check_cpu_allowed(const CLI::Option* cpu_option, int cpu, const platform::cpu_list& allowed);
+// The doctor's checks of this machine over the allowed CPUs, with the CPU it chooses to pin to:
+// the one --cpu names when it was given.
+doctor::doctor_report checkup_of(const CLI::Option* cpu_option, int cpu,
+                                 const platform::cpu_list& allowed, context& ctx);
 
 }  // namespace harness::cli
