@@ -6,8 +6,9 @@
 # Environment: HARNESS_WINDOWS_DEPS is the cache that scripts/windows-deps.sh fills (default
 # $XDG_CACHE_HOME/harness/windows-deps, else ~/.cache/..., else <repo>/build-win-deps without a
 # HOME): kept outside the clone, a fresh clone on the same machine (CI) does not build Google
-# Test and Google Benchmark for mingw again (about 65 s of its time; its stamps say when to); HARNESS_JOBS (default 2) the build parallelism; extra ctest
-# arguments go in HARNESS_CTEST_ARGS (e.g. "-R windows_os").
+# Test and Google Benchmark for mingw again (about 65 s of its time; its stamps say when to).
+# HARNESS_JOBS (default 2) is the build parallelism; extra ctest arguments go in
+# HARNESS_CTEST_ARGS (e.g. "-R windows_os").
 #
 # One `wineserver -p` serves every test and is stopped at the end: without it each test pays
 # about 2.7 s of Wine start-up and shutdown. The Wine prefix lives in the dependency cache, so only
