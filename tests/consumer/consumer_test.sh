@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
 # A user's project (tests/consumer: one file, one workload, harness::main and nothing else) built
 # the three ways the README gives, each run once:
-#   package       harness configured alone in Release, installed into a temporary prefix, then
-#                 find_package(harness 0.1 CONFIG REQUIRED)
-#   subdirectory  add_subdirectory(<harness source>)
-#   fetchcontent  FetchContent from the local source tree
+#   package       the built tree BUILD_DIR installed into a temporary prefix, as the README's
+#                 `cmake --install build --prefix P`, then find_package(harness 0.1 CONFIG
+#                 REQUIRED); the user's project in Release, and once more in Debug
+#   subdirectory  add_subdirectory(<harness source>), in Debug
+#   fetchcontent  FetchContent from the local source tree, in Debug
 # Only the library targets are built (no tests, benchmarks or examples: they default to off in a
-# subproject and are turned off for the install). Everything lives in a temporary folder; with
-# ccache present the library's objects are compiled once and the other two ways take them from a
-# cache inside that folder (nothing is read from or left in the user's cache). For that each way
-# builds at the same path, $work/consumer (harness alone at $work/consumer/harness, the user's
-# project at $work/consumer with harness's binary dir at harness/ in it), so the library's
-# generated unity sources lie at the same absolute paths every time: ccache keys on a source's
-# path, and a generated source's path relative to the build (CCACHE_BASEDIR) differs between harness
-# built alone and as a subproject. Each build is then moved to its own folder (consumer-WAY).
-#   consumer_test.sh SOURCE_DIR [WORK_DIR]     WORK_DIR (kept) instead of a temporary one
+# subproject). The two subproject ways compile the library in the user's build type (harness
+# leaves it alone): Debug, the cheaper one to compile, and the one whose warning about the user's
+# build each run must print. Everything lives in a temporary folder; with ccache present the
+# library's objects are compiled once and the second way takes them from a cache inside that
+# folder (nothing is read from or left in the user's cache). For that both ways build at the same
+# path, $work/consumer (harness's binary dir at harness/ in it), so the library's generated unity
+# sources lie at the same absolute paths: ccache keys on a source's path. Each build is then moved
+# to its own folder (consumer-WAY).
+#   consumer_test.sh SOURCE_DIR BUILD_DIR [WORK_DIR]     WORK_DIR (kept) instead of a temporary one
 set -uo pipefail
 src=$(cd "$1" && pwd)
-if [ $# -ge 2 ]; then
-  work=$2
+build=$(cd "$2" && pwd)
+if [ $# -ge 3 ]; then
+  work=$3
   mkdir -p "$work"
 else
   work=$(mktemp -d "${TMPDIR:-/tmp}/harness-consumer.XXXXXX")
@@ -47,9 +49,10 @@ step() {  # step NAME COMMAND...: runs it quietly, shows its output when it fail
   fi
 }
 
-# check WAY BUILD_DIR: the user's binary runs once, exits 0 and reports its own workload.
+# check WAY BUILD_DIR BUILD_TYPE: the user's binary runs once, exits 0 and reports its own
+# workload, and says whether the user's file was built unoptimised (Debug) or not (Release).
 check() {
-  local way=$1 bin=$2/my_bench
+  local way=$1 bin=$2/my_bench type=$3
   if ! "$bin" -n 3 --warmup 0 --no-history >"$work/$way.out" 2>"$work/$way.err"; then
     echo "FAIL: $way: my_bench -n 3 --warmup 0 --no-history exited $?"
     sed 's/^/    | /' "$work/$way.err" | head -20
@@ -71,13 +74,18 @@ check() {
     failed=$((failed + 1))
     return
   fi
-  # A release build draws no warning about the user's build.
-  if grep -qF "YOUR BUILD" "$work/$way.out"; then
+  # A Release build draws no warning about the user's build; a Debug one does.
+  if [ "$type" = Release ] && grep -qF "YOUR BUILD" "$work/$way.out"; then
     echo "FAIL: $way: a Release build is reported as unoptimised or with assertions"
     failed=$((failed + 1))
     return
   fi
-  echo "ok: $way ($((SECONDS - start)) s so far$(cached))"
+  if [ "$type" = Debug ] && ! grep -qF "YOUR BUILD" "$work/$way.out"; then
+    echo "FAIL: $way: a Debug build is not reported as unoptimised"
+    failed=$((failed + 1))
+    return
+  fi
+  echo "ok: $way, $type ($((SECONDS - start)) s so far$(cached))"
 }
 
 # cached: how many of the compilations since the last new_way ccache served (", 11 of 12
@@ -90,34 +98,29 @@ cached() {
 }
 new_way() { [ ${#launcher[@]} -eq 0 ] || ccache --zero-stats >/dev/null; }
 
-# consume WAY [CMAKE ARGS...]: configure, build and run the consumer one way, in a new build at
-# $work/consumer (see above), then moved to $work/consumer-WAY.
+# consume WAY BUILD_TYPE [CMAKE ARGS...]: configure, build and run the consumer one way, in a new
+# build at $work/consumer (see above), then moved to $work/consumer-WAY.
 consume() {
-  local way=$1
-  shift
+  local way=$1 type=$2
+  shift 2
   local dir=$work/consumer
   rm -rf "$dir" "$work/consumer-$way"
-  if step "$way: configure" cmake -S "$consumer" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  if step "$way: configure" cmake -S "$consumer" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" \
     -DHARNESS_CONSUME="$way" "${launcher[@]}" "$@" &&
     step "$way: build" cmake --build "$dir" -j "$jobs"; then
-    check "$way" "$dir"
+    check "$way" "$dir" "$type"
   else
     failed=$((failed + 1))
   fi
   [ ! -d "$dir" ] || mv "$dir" "$work/consumer-$way"
 }
 
-# 1. The installed package, as the README's `cmake --install build --prefix P`: harness configured
-# alone at $work/consumer/harness (moved to $work/harness-build once installed).
+# 1. The installed package: the tree under test installed, as the README's
+# `cmake --install build --prefix P`.
 new_way
-rm -rf "$work/consumer" "$work/harness-build"
-if step "package: configure harness" cmake -S "$src" -B "$work/consumer/harness" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release -DHARNESS_BUILD_TESTS=OFF -DHARNESS_BUILD_EXAMPLES=OFF \
-  -DHARNESS_BUILD_BENCHMARKS=OFF "${launcher[@]}" &&
-  step "package: build harness" cmake --build "$work/consumer/harness" -j "$jobs" &&
-  step "package: install" cmake --install "$work/consumer/harness" --prefix "$work/prefix"; then
-  mv "$work/consumer/harness" "$work/harness-build"
-  consume package -DCMAKE_PREFIX_PATH="$work/prefix"
+rm -rf "$work/prefix"
+if step "package: install" cmake --install "$build" --prefix "$work/prefix"; then
+  consume package Release -DCMAKE_PREFIX_PATH="$work/prefix"
 else
   failed=$((failed + 1))
 fi
@@ -149,9 +152,9 @@ fi
 
 # 2. add_subdirectory, and 3. FetchContent, both from the source tree.
 new_way
-consume subdirectory -DHARNESS_SOURCE_DIR="$src"
+consume subdirectory Debug -DHARNESS_SOURCE_DIR="$src"
 new_way
-consume fetchcontent -DHARNESS_SOURCE_DIR="$src"
+consume fetchcontent Debug -DHARNESS_SOURCE_DIR="$src"
 
 echo "consumer: 3 ways and a Debug build, $failed failed, $((SECONDS - start)) s"
 [ "$failed" -eq 0 ]

@@ -51,7 +51,7 @@ TEST(Check, AFailedCheckPrintsFileLineConditionAndMessageAndAborts) {
 // ---- run_workload: the workload's failure against the harness's --------------------------------
 
 // Exact options, pinned to CPU 2 and raised, so a test can tell whether preparation was undone.
-run_options exact_options(std::size_t samples) {
+run_options raised_exact_options(std::size_t samples) {
   run_options options = testing::exact_options(samples);
   options.cpu = 2;
   return options;
@@ -92,7 +92,7 @@ TEST(RunWorkloadErrors, AHarnessFailureInThePreparedPhaseIsNotTheWorkloadsAndIsR
     clock.advance(100'000);
   });
   try {
-    run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
+    run_workload({&w, std::nullopt}, raised_exact_options(3), facts_of(clock), os);
     ADD_FAILURE() << "the harness's own failure was swallowed";
   } catch (const std::system_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("getrusage"));
@@ -107,7 +107,7 @@ TEST(RunWorkloadErrors, AProgressCallbackThatThrowsPropagatesAndRestores) {
   fake_os os;
   stepping_clock clock(1);
   auto w = testing::make_workload("w", [&] { clock.advance(100); });
-  run_options options = exact_options(3);
+  run_options options = raised_exact_options(3);
   options.tuning.progress_interval = std::chrono::milliseconds(0);
   options.progress = [](const sampling_progress& p) {
     if (p.stage == "prepared samples") throw std::runtime_error("the terminal went away");
@@ -158,7 +158,7 @@ TEST(RunWorkloadErrors, EveryCallOfTheWorkloadIsTheWorkloads) {
       clock.advance(100);
       if (++calls == c.throwing_call) throw std::runtime_error(c.name);
     });
-    run_options options = exact_options(3);
+    run_options options = raised_exact_options(3);
     c.adjust(options);
     const workload_result r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
     ASSERT_TRUE(r.failed());
@@ -226,7 +226,7 @@ TEST(RunWorkloadErrors, AHarnessFailureInsideTheSampledCallIsNotTheWorkloads) {
     fake_os os;
     stepping_clock clock(1);
     const workload_result r =
-        run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
+        run_workload({&w, std::nullopt}, raised_exact_options(3), facts_of(clock), os);
     std::fprintf(stderr, "%s\n", r.failed() ? r.failure->what().c_str() : "no failure");
     std::exit(0);
   };
@@ -239,7 +239,8 @@ TEST(RunWorkloadErrors, AnExceptionNotDerivedFromStdExceptionIsTheWorkloadsToo) 
   fake_os os;
   stepping_clock clock(1);
   auto w = testing::make_workload("w", [] { throw 42; });
-  const workload_result r = run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
+  const workload_result r =
+      run_workload({&w, std::nullopt}, raised_exact_options(3), facts_of(clock), os);
   ASSERT_TRUE(r.failed());
   EXPECT_EQ(r.failure->message, "an exception not derived from std::exception");
   EXPECT_FALSE(r.baseline.has_value());
@@ -281,7 +282,7 @@ TEST(RunWorkloadErrors, ACountThatCannotBeAnIterationCountFailsTheWorkload) {
       return c.count(++calls);
     });
     const workload_result r =
-        run_workload({&w, std::nullopt}, exact_options(3), facts_of(clock), os);
+        run_workload({&w, std::nullopt}, raised_exact_options(3), facts_of(clock), os);
     ASSERT_TRUE(r.failed());
     EXPECT_FALSE(r.failure->threw);
     EXPECT_THAT(r.failure->what(), HasSubstr(c.message));
@@ -296,7 +297,7 @@ TEST(RunWorkloadErrors, ACountThatCannotBeAnIterationCountFailsTheWorkload) {
     clock.advance(100);
     return 10'000'000;
   });
-  run_options options = exact_options(3);
+  run_options options = raised_exact_options(3);
   options.batch = 4;  // the invoker's sum of four calls is four counts
   const workload_result r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
   EXPECT_FALSE(r.failed()) << r.failure->what();
@@ -312,7 +313,7 @@ TEST(RunWorkloadErrors, AnAutoTargetThatIsNoPositiveFractionIsAnInvalidArgument)
   stepping_clock clock(1);
   int calls = 0;
   auto w = testing::make_workload("w", [&] { ++calls; });
-  run_options options = exact_options(0);
+  run_options options = raised_exact_options(0);
   options.auto_samples = true;
   options.target = 0;
   EXPECT_THROW(run_workload({&w, std::nullopt}, options, facts_of(clock), os),

@@ -69,10 +69,10 @@ struct launch_record {
   std::vector<std::string> calls;
 };
 
-class fake_child final : public platform::child_process {
+class vs_fake_child final : public platform::child_process {
  public:
-  fake_child(platform::child_spec spec, const fake_binary& b, launch_record& record,
-             std::size_t invocation, std::size_t measured, std::uint64_t& clock)
+  vs_fake_child(platform::child_spec spec, const fake_binary& b, launch_record& record,
+                std::size_t invocation, std::size_t measured, std::uint64_t& clock)
       : spec_(std::move(spec)),
         b_(b),
         record_(record),
@@ -171,7 +171,7 @@ class fake_child final : public platform::child_process {
   platform::child_exit exit_{};
 };
 
-class fake_launcher final : public platform::process_launcher {
+class vs_fake_launcher final : public platform::process_launcher {
  public:
   std::map<std::string, fake_binary> binaries;  // by path
   std::vector<launch_record> launches;
@@ -192,8 +192,8 @@ class fake_launcher final : public platform::process_launcher {
       if (r.filter == filter) ++invocation;
     }
     launches.push_back({binary, filter, {"launch"}});
-    return std::make_unique<fake_child>(spec, binaries.at(binary), launches.back(), invocation,
-                                        measured, clock);
+    return std::make_unique<vs_fake_child>(spec, binaries.at(binary), launches.back(), invocation,
+                                           measured, clock);
   }
   // "old ^a$", "new list"...: who ran what, in order.
   std::vector<std::string> order() const {
@@ -235,7 +235,7 @@ class GbenchVs : public ::testing::Test {
   void TearDown() override { clear_stop(); }
 
   harness::testing::scratch_folder dir{"gbench-vs"};
-  fake_launcher launcher;
+  vs_fake_launcher launcher;
   vs_settings s;
 };
 

@@ -32,7 +32,7 @@ struct fake_perf {
 };
 fake_perf kernel;
 
-perf_syscalls fake_calls() {
+perf_syscalls fake_perf_calls() {
   return {
       [](perf_event_attr* attr, pid_t, int, int group, unsigned long) {
         if (attr->type == PERF_TYPE_HARDWARE) {
@@ -74,8 +74,8 @@ class PerfEvents : public ::testing::Test {
 
 TEST_F(PerfEvents, OpensTaskClockSoftwareAndHardwareAsThreeGroupsReadWhole) {
   counter_opening o =
-      open_linux_counters(fake_calls(), {cpu_counter::task_clock, cpu_counter::page_faults,
-                                         cpu_counter::cycles, cpu_counter::instructions});
+      open_linux_counters(fake_perf_calls(), {cpu_counter::task_clock, cpu_counter::page_faults,
+                                              cpu_counter::cycles, cpu_counter::instructions});
   ASSERT_EQ(o.status.size(), 4u);
   for (const counter_status& s : o.status)
     EXPECT_TRUE(s.available) << id_of(s.counter);
@@ -108,7 +108,7 @@ TEST_F(PerfEvents, OpensTaskClockSoftwareAndHardwareAsThreeGroupsReadWhole) {
 
 TEST_F(PerfEvents, WithoutAPmuEveryHardwareCounterSaysENOENTAndTheSoftwareOnesStillRead) {
   kernel.refuse_all_hardware = ENOENT;
-  counter_opening o = open_linux_counters(fake_calls(), all_cpu_counters());
+  counter_opening o = open_linux_counters(fake_perf_calls(), all_cpu_counters());
   ASSERT_EQ(o.status.size(), kCpuCounterCount);
   for (const counter_status& s : o.status) {
     EXPECT_EQ(s.available, !is_hardware(s.counter)) << id_of(s.counter);
@@ -129,10 +129,10 @@ TEST_F(PerfEvents, EveryRefusalReasonIsReported) {
                             {PERF_COUNT_HW_BRANCH_INSTRUCTIONS, EINVAL},
                             {PERF_COUNT_HW_BRANCH_MISSES, ENOSPC},
                             {PERF_COUNT_HW_CACHE_REFERENCES, EMFILE}};
-  const counter_opening o =
-      open_linux_counters(fake_calls(), {cpu_counter::cycles, cpu_counter::instructions,
-                                         cpu_counter::branches, cpu_counter::branch_misses,
-                                         cpu_counter::cache_references, cpu_counter::cache_misses});
+  const counter_opening o = open_linux_counters(
+      fake_perf_calls(),
+      {cpu_counter::cycles, cpu_counter::instructions, cpu_counter::branches,
+       cpu_counter::branch_misses, cpu_counter::cache_references, cpu_counter::cache_misses});
   ASSERT_EQ(o.status.size(), 6u);
   EXPECT_NE(o.status[0].reason.find("EACCES"), std::string::npos);
   EXPECT_NE(o.status[0].reason.find("perf_event_paranoid is 3"), std::string::npos)
@@ -152,14 +152,14 @@ TEST_F(PerfEvents, EveryRefusalReasonIsReported) {
 TEST_F(PerfEvents, AnUnreadableParanoidSettingIsSaid) {
   kernel.paranoid = std::nullopt;
   kernel.refuse_all_hardware = EPERM;
-  const counter_opening o = open_linux_counters(fake_calls(), {cpu_counter::cycles});
+  const counter_opening o = open_linux_counters(fake_perf_calls(), {cpu_counter::cycles});
   EXPECT_NE(o.status[0].reason.find("perf_event_paranoid is unreadable"), std::string::npos)
       << o.status[0].reason;
   EXPECT_EQ(o.reader, nullptr);
 }
 
 TEST_F(PerfEvents, AShortReadFailsTheSnapshot) {
-  counter_opening o = open_linux_counters(fake_calls(), {cpu_counter::task_clock});
+  counter_opening o = open_linux_counters(fake_perf_calls(), {cpu_counter::task_clock});
   // A member the reader does not know of makes the group's answer longer than expected.
   kernel.opened.push_back({kernel.opened[0].attr, 100});
   counter_snapshot s{};

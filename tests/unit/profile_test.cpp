@@ -16,9 +16,9 @@ namespace {
 using ::testing::HasSubstr;
 
 // A clock that reads `start`, then `start + step`, `start + 2 * step`, ...
-class stepping_clock final : public clock_source {
+class profile_clock final : public clock_source {
  public:
-  stepping_clock(std::int64_t step, double ticks_per_second, std::uint64_t start = 1000)
+  profile_clock(std::int64_t step, double ticks_per_second, std::uint64_t start = 1000)
       : step_(step), ticks_per_second_(ticks_per_second), next_(start) {}
 
   std::string_view name() const noexcept override { return "fake-step"; }
@@ -45,11 +45,11 @@ class stepping_clock final : public clock_source {
 };
 
 // 2.5 s per pair of readings at 1 GHz.
-constexpr std::int64_t kStep = 2'500'000'000;
+constexpr std::int64_t kProfileStep = 2'500'000'000;
 constexpr double kGigahertz = 1e9;
 
 TEST(Profile, GoldenLineWithEveryToken) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   std::int64_t calls = 0;
   const profile_result result = profile(
@@ -73,7 +73,7 @@ TEST(Profile, GoldenLineWithEveryToken) {
 }
 
 TEST(Profile, TicksAreConvertedWithTheClocksRate) {
-  stepping_clock clock(3'000, 2'000.0);  // 1.5 s
+  profile_clock clock(3'000, 2'000.0);  // 1.5 s
   std::ostringstream out;
   const profile_result result = profile([] {}, 3, "{time} {1} {frequency} {ticks}", out, clock);
   EXPECT_EQ(out.str(), "1.50 1.5 2 3 000\n");
@@ -81,14 +81,14 @@ TEST(Profile, TicksAreConvertedWithTheClocksRate) {
 }
 
 TEST(Profile, NamedTokensTakeSpecs) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   profile([] {}, 1000, "[{runs:>6}] [{time:.3f}] [{frequency:.0f}] [{clock:<10}]", out, clock);
   EXPECT_EQ(out.str(), "[  1000] [2.500] [400] [fake-step ]\n");
 }
 
 TEST(Profile, ZeroRunsHasNoFrequency) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   int calls = 0;
   const profile_result result = profile(
@@ -102,7 +102,7 @@ TEST(Profile, ZeroRunsHasNoFrequency) {
 }
 
 TEST(Profile, ZeroTicksHasNoFrequency) {
-  stepping_clock clock(0, kGigahertz);
+  profile_clock clock(0, kGigahertz);
   std::ostringstream out;
   const profile_result result =
       profile([] {}, 10, "{runs} runs in {time} s, {frequency}/s, {1} {2}", out, clock);
@@ -112,7 +112,7 @@ TEST(Profile, ZeroTicksHasNoFrequency) {
 }
 
 TEST(Profile, ClockGoingBackwardsGivesZeroTicks) {
-  stepping_clock clock(-5, kGigahertz);
+  profile_clock clock(-5, kGigahertz);
   std::ostringstream out;
   const profile_result result = profile([] {}, 2, "{ticks} {frequency}", out, clock);
   EXPECT_EQ(out.str(), "0 n/a\n");
@@ -120,7 +120,7 @@ TEST(Profile, ClockGoingBackwardsGivesZeroTicks) {
 }
 
 TEST(Profile, NegativeRunsIsAUsageError) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   int calls = 0;
   try {
@@ -134,7 +134,7 @@ TEST(Profile, NegativeRunsIsAUsageError) {
 }
 
 TEST(Profile, BadRuntimeTemplateThrowsBeforeAnyCall) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   int calls = 0;
   const std::string from_user = "{runs} in {secs}";
@@ -153,7 +153,7 @@ TEST(Profile, BadRuntimeTemplateThrowsBeforeAnyCall) {
 }
 
 TEST(Profile, RuntimeTemplateRenders) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   const std::string from_user = "{0} in {1:.1f}";
   profile([] {}, 4, runtime_format(from_user), out, clock);
@@ -161,7 +161,7 @@ TEST(Profile, RuntimeTemplateRenders) {
 }
 
 TEST(Profile, ResultOfTheCallableIsAccepted) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   std::string text;
   const profile_result result = profile(
@@ -175,7 +175,7 @@ TEST(Profile, ResultOfTheCallableIsAccepted) {
 }
 
 TEST(ProfileCount, RunsComeFromTheReturnedCount) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   int calls = 0;
   const profile_result result = profile(
@@ -191,7 +191,7 @@ TEST(ProfileCount, RunsComeFromTheReturnedCount) {
 }
 
 TEST(ProfileCount, ZeroCountHasNoFrequency) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   const profile_result result = profile([] { return 0u; }, "{runs} {frequency}", out, clock);
   EXPECT_EQ(out.str(), "0 n/a\n");
@@ -199,7 +199,7 @@ TEST(ProfileCount, ZeroCountHasNoFrequency) {
 }
 
 TEST(ProfileCount, NegativeCountIsAUsageError) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   try {
     profile([] { return -2; }, "{runs}", out, clock);
@@ -211,7 +211,7 @@ TEST(ProfileCount, NegativeCountIsAUsageError) {
 }
 
 TEST(ProfileWithFirst, FirstCallIsTimedAlone) {
-  stepping_clock clock(1'000'000, kGigahertz);  // 1 ms between readings
+  profile_clock clock(1'000'000, kGigahertz);  // 1 ms between readings
   std::ostringstream out;
   int calls = 0;
   const profile_with_first_result result = profile_with_first(
@@ -229,7 +229,7 @@ TEST(ProfileWithFirst, FirstCallIsTimedAlone) {
 }
 
 TEST(ProfileWithFirst, OneRunLeavesTheOthersEmpty) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   const profile_with_first_result result = profile_with_first(
       [] {}, 1, "first {runs} {frequency}", "other {runs} {frequency}", out, clock);
@@ -239,7 +239,7 @@ TEST(ProfileWithFirst, OneRunLeavesTheOthersEmpty) {
 }
 
 TEST(ProfileWithFirst, ZeroRunsIsAUsageError) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   int calls = 0;
   EXPECT_THROW(profile_with_first([&] { ++calls; }, 0, "a", "b", out, clock), usage_error);
@@ -248,7 +248,7 @@ TEST(ProfileWithFirst, ZeroRunsIsAUsageError) {
 }
 
 TEST(ProfileWithFirst, BadSecondTemplateThrowsBeforeAnyCall) {
-  stepping_clock clock(kStep, kGigahertz);
+  profile_clock clock(kProfileStep, kGigahertz);
   std::ostringstream out;
   int calls = 0;
   const std::string other = "{runs";
@@ -259,12 +259,12 @@ TEST(ProfileWithFirst, BadSecondTemplateThrowsBeforeAnyCall) {
 }
 
 TEST(ProfileOverloads, ClockWithoutStreamWritesToStandardOutput) {
-  stepping_clock clock(kStep, kGigahertz);
-  testing::internal::CaptureStdout();
+  profile_clock clock(kProfileStep, kGigahertz);
+  ::testing::internal::CaptureStdout();
   profile([] {}, 2, "a {runs}", clock);
   profile([] { return 3; }, "b {runs}", clock);
   profile_with_first([] {}, 2, "c {runs}", "d {runs}", clock);
-  EXPECT_EQ(testing::internal::GetCapturedStdout(), "a 2\nb 3\nc 1\nd 1\n");
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "a 2\nb 3\nc 1\nd 1\n");
 }
 
 TEST(ProfileOverloads, DefaultClockIsTheHarnessDefault) {

@@ -33,9 +33,9 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // The clock the synthetic reports name (fakes.hpp).
-const testing::report_clock kClock;
+const testing::report_clock kHtmlClock;
 
-phase_result make_phase(phase_kind kind, std::vector<double> values) {
+phase_result html_phase(phase_kind kind, std::vector<double> values) {
   phase_result p;
   p.kind = kind;
   p.values = std::move(values);
@@ -50,7 +50,7 @@ phase_result make_phase(phase_kind kind, std::vector<double> values) {
 // in the prepared phase), one whose name tries to end the page's data element.
 run_report synthetic_run(std::size_t samples) {
   run_report report;
-  report.clock.clock = &kClock;
+  report.clock.clock = &kHtmlClock;
   report.clock.step = 20;
   report.clock.step_measured = true;
   report.clock_reason = "chosen by the test";
@@ -60,7 +60,7 @@ run_report synthetic_run(std::size_t samples) {
   report.calibration = clock_calibration{"rdtsc", "CLOCK_MONOTONIC_RAW", 2e9, 7.5, 0.008, 4, true};
   workload_result a;
   a.name = "sort_ints/10000";
-  a.first = make_phase(phase_kind::first, {5000});
+  a.first = html_phase(phase_kind::first, {5000});
   std::vector<double> base(samples);
   std::vector<double> prep(samples);
   for (std::size_t i = 0; i < samples; ++i) {
@@ -68,13 +68,13 @@ run_report synthetic_run(std::size_t samples) {
     prep[i] = 1000 + static_cast<double>(i % 13);
   }
   prep[samples / 2] = 9000;  // one slow sample in the middle
-  a.baseline = make_phase(phase_kind::baseline, base);
-  a.prepared = make_phase(phase_kind::prepared, prep);
+  a.baseline = html_phase(phase_kind::baseline, base);
+  a.prepared = html_phase(phase_kind::prepared, prep);
   a.prepared->host_slowdown[samples / 3] = true;
   report.results.push_back(a);
   workload_result b;
   b.name = "evil</script><script>alert(1)</script> http://example.com";
-  b.prepared = make_phase(phase_kind::prepared, {3, 4, 3});
+  b.prepared = html_phase(phase_kind::prepared, {3, 4, 3});
   report.results.push_back(b);
   return report;
 }
