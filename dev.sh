@@ -85,16 +85,21 @@ check_style() {
 # configure_and_build [TARGET]: the whole tree (tests, benchmarks, examples), or only TARGET. A
 # tree configured by `run` (tests and the rest off, so GoogleTest is not needed) is turned into a
 # whole one by the next `test`.
+# Its flags are RelWithDebInfo's with line tables only (-g1): a backtrace still names file, line
+# and function, and the tree compiles in two thirds of the time (harness_report's unity_1 at -O2:
+# 34 s of CPU with -g, 21 s with -g1). The code is the same: -g does not change what gcc emits.
+tree_flags=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
+  -DHARNESS_WERROR=ON)
 configure_and_build() {
   if [ $# -gt 0 ]; then
     if [ ! -f "$build/build.ninja" ]; then
-      cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHARNESS_WERROR=ON \
+      cmake -S "$root" -B "$build" "${tree_flags[@]}" \
         -DHARNESS_BUILD_TESTS=OFF -DHARNESS_BUILD_BENCHMARKS=OFF -DHARNESS_BUILD_EXAMPLES=OFF
     fi
     cmake --build "$build" -j "$jobs" --target "$1"
     return
   fi
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHARNESS_WERROR=ON \
+  cmake -S "$root" -B "$build" "${tree_flags[@]}" \
     -DHARNESS_BUILD_TESTS=ON -DHARNESS_BUILD_BENCHMARKS=ON -DHARNESS_BUILD_EXAMPLES=ON >/dev/null
   cmake --build "$build" -j "$jobs"
 }
