@@ -5,17 +5,20 @@
 #
 # 1. Debian packages: the mingw-w64 -posix compilers (only they have std::thread), Wine, and the
 #    header-only libraries and sources the build uses. apt-get update runs only when one is missing.
-# 2. CACHE_DIR/include: symlinks to the header-only libraries' own folders (CLI11, spdlog, fmt,
-#    nlohmann, boost: Boost.Math is used header-only), and xxhash.h in CACHE_DIR/prefix/include.
+# 2. CACHE_DIR/include: symlinks to the header-only libraries' own folders (CLI11, nlohmann,
+#    boost: Boost.Math is used header-only), and xxhash.h in CACHE_DIR/prefix/include.
 #    Never /usr/include itself: its glibc
 #    headers break mingw's C library headers.
-# 3. CACHE_DIR/prefix: GoogleTest (from /usr/src/googletest) and Google Benchmark 1.7.1 (from Debian's
-#    source package) built static with mingw, plus CMake package files for the header-only libraries,
-#    so the project's find_package(... CONFIG REQUIRED) calls work unchanged when cross-compiling.
+# 3. CACHE_DIR/prefix: GoogleTest (from /usr/src/googletest), and fmt 9.1.0, spdlog 1.10.0 and
+#    Google Benchmark 1.7.1 (from Debian's source packages, with Debian's patches) built static with
+#    mingw, plus CMake package files for the header-only libraries, so the project's
+#    find_package(... CONFIG REQUIRED) calls work unchanged when cross-compiling. fmt and spdlog
+#    are compiled libraries, as on Linux: used header-only, every file of the build compiled their
+#    implementations again (harness_cli's first unity batch: 41 s of CPU at -O3, 30 s without).
 #
-# The system's apt configuration is left untouched: the deb-src list that fetches Google Benchmark's
-# source lives in CACHE_DIR/apt and is passed to apt-get with -o options. When everything is already
-# built the script only checks stamps and returns in about a second.
+# The system's apt configuration is left untouched: the deb-src list that fetches the source
+# packages lives in CACHE_DIR/apt and is passed to apt-get with -o options. When everything is
+# already built the script only checks stamps and returns in about a second.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,7 +35,7 @@ log() { printf 'windows-deps: %s\n' "$*"; }
 # --- 1. Debian packages ------------------------------------------------------------------------
 packages=(g++-mingw-w64-x86-64-posix wine wine64 cmake ninja-build googletest libcli11-dev
           libspdlog-dev libfmt-dev nlohmann-json3-dev libboost-dev libxxhash-dev
-          patch xz-utils)  # patch and xz unpack and patch the Google Benchmark source package
+          patch xz-utils)  # patch and xz unpack and patch the source packages
 missing=()
 for p in "${packages[@]}"; do
   if [[ $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) != "install ok installed" ]]; then
@@ -53,9 +56,11 @@ fi
 
 # --- 2. header-only libraries, each through its own folder --------------------------------------
 mkdir -p "$cache/include"
-for d in CLI spdlog fmt nlohmann boost; do
+for d in CLI nlohmann boost; do
   ln -sfn "/usr/include/$d" "$cache/include/$d"
 done
+# fmt and spdlog come from their own builds in the prefix (below), no longer from here.
+rm -f "$cache/include/fmt" "$cache/include/spdlog"
 
 # xxhash.h (header-only, XXH_INLINE_ALL) where the build's find_path looks in the mingw prefix:
 # the file alone, since the rest of /usr/include breaks mingw's C library headers.
@@ -71,26 +76,6 @@ write_config() {  # name, body
   [[ -f $f && $(cat "$f") == "$new" ]] || printf '%s\n' "$new" >"$f"
 }
 inc=$cache/include
-write_config fmt "if(NOT TARGET fmt::fmt-header-only)
-  add_library(fmt::fmt-header-only INTERFACE IMPORTED)
-  set_target_properties(fmt::fmt-header-only PROPERTIES
-    INTERFACE_INCLUDE_DIRECTORIES \"$inc\" INTERFACE_COMPILE_DEFINITIONS FMT_HEADER_ONLY=1)
-  add_library(fmt::fmt INTERFACE IMPORTED)
-  set_target_properties(fmt::fmt PROPERTIES INTERFACE_LINK_LIBRARIES fmt::fmt-header-only)
-endif()
-set(fmt_VERSION 9.1.0)"
-write_config spdlog "include(CMakeFindDependencyMacro)
-find_dependency(fmt CONFIG)
-if(NOT TARGET spdlog::spdlog_header_only)
-  add_library(spdlog::spdlog_header_only INTERFACE IMPORTED)
-  set_target_properties(spdlog::spdlog_header_only PROPERTIES
-    INTERFACE_INCLUDE_DIRECTORIES \"$inc\"
-    INTERFACE_COMPILE_DEFINITIONS \"SPDLOG_HEADER_ONLY;SPDLOG_FMT_EXTERNAL\"
-    INTERFACE_LINK_LIBRARIES fmt::fmt)
-  add_library(spdlog::spdlog INTERFACE IMPORTED)
-  set_target_properties(spdlog::spdlog PROPERTIES INTERFACE_LINK_LIBRARIES spdlog::spdlog_header_only)
-endif()
-set(spdlog_VERSION 1.10.0)"
 write_config CLI11 "if(NOT TARGET CLI11::CLI11)
   add_library(CLI11::CLI11 INTERFACE IMPORTED)
   set_target_properties(CLI11::CLI11 PROPERTIES INTERFACE_INCLUDE_DIRECTORIES \"$inc\")
@@ -147,49 +132,72 @@ cmake_build() {
 
 cmake_build googletest /usr/src/googletest -DINSTALL_GTEST=ON -DBUILD_GMOCK=ON
 
-# Google Benchmark 1.7.1 from Debian's source package, fetched through a private deb-src list made
-# from the system's own Debian entries for this release (same mirrors, same keys).
-bm_src=$cache/src/benchmark-$benchmark_version
-if [[ ! -f $bm_src/CMakeLists.txt ]]; then
-  apt_dir=$cache/apt
-  mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$apt_dir/archives"
-  codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
-  : >"$apt_dir/sources.list"
-  : >"$apt_dir/sources.list.d/debian-src.sources"
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [[ -f $f ]] || continue
-    # deb822 stanzas for this release: same stanza with Types: deb-src.
-    awk -v cn="$codename" 'BEGIN { RS = ""; ORS = "\n\n" }
-      $0 ~ ("Suites:[^\n]*(^|[ \t])" cn "([ \t\n]|$)") && /Types:[^\n]*deb/ {
-        sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f" >>"$apt_dir/sources.list.d/debian-src.sources"
-  done
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [[ -f $f ]] || continue
-    awk -v cn="$codename" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i == cn) {
-        $1 = "deb-src"; print; break } }' "$f" >>"$apt_dir/sources.list"
-  done
-  apt_opts=(-o Dir::Etc::SourceList="$apt_dir/sources.list"
-            -o Dir::Etc::SourceParts="$apt_dir/sources.list.d"
-            -o Dir::State::Lists="$apt_dir/lists"
-            -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
-            -o APT::Sandbox::User=root)
-  log "fetching benchmark $benchmark_version source package"
-  apt-get "${apt_opts[@]}" update -qq
-  dl=$cache/src/download
-  rm -rf "$dl" "$bm_src"
-  mkdir -p "$dl"
-  (cd "$dl" && apt-get "${apt_opts[@]}" source --download-only -qq "benchmark=$benchmark_version-1")
-  mkdir -p "$bm_src"
-  tar -xf "$dl"/benchmark_"$benchmark_version".orig.tar.* -C "$bm_src" --strip-components=1
-  # Debian's own patches, in series order, so the Windows library is the source Linux links.
-  tar -xf "$dl"/benchmark_"$benchmark_version"-*.debian.tar.* -C "$dl"
+# debian_source PACKAGE VERSION DIR: Debian's source package PACKAGE at VERSION unpacked into DIR
+# with Debian's own patches applied in series order (so the Windows library is the source Linux
+# links), fetched once through a private deb-src list made from the system's own Debian entries for
+# this release (same mirrors, same keys).
+apt_opts=()
+debian_source() {
+  local package=$1 version=$2 dir=$3
+  [[ -f $dir/CMakeLists.txt ]] && return
+  if ((${#apt_opts[@]} == 0)); then
+    local apt_dir=$cache/apt codename f
+    mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$apt_dir/archives"
+    codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+    : >"$apt_dir/sources.list"
+    : >"$apt_dir/sources.list.d/debian-src.sources"
+    for f in /etc/apt/sources.list.d/*.sources; do
+      [[ -f $f ]] || continue
+      # deb822 stanzas for this release: same stanza with Types: deb-src.
+      awk -v cn="$codename" 'BEGIN { RS = ""; ORS = "\n\n" }
+        $0 ~ ("Suites:[^\n]*(^|[ \t])" cn "([ \t\n]|$)") && /Types:[^\n]*deb/ {
+          sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f" >>"$apt_dir/sources.list.d/debian-src.sources"
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+      [[ -f $f ]] || continue
+      awk -v cn="$codename" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i == cn) {
+          $1 = "deb-src"; print; break } }' "$f" >>"$apt_dir/sources.list"
+    done
+    apt_opts=(-o Dir::Etc::SourceList="$apt_dir/sources.list"
+              -o Dir::Etc::SourceParts="$apt_dir/sources.list.d"
+              -o Dir::State::Lists="$apt_dir/lists"
+              -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
+              -o APT::Sandbox::User=root)
+    apt-get "${apt_opts[@]}" update -qq
+  fi
+  log "fetching the $package $version source package"
+  local dl=$cache/src/download-$package p
+  rm -rf "$dl" "$dir"
+  mkdir -p "$dl" "$dir"
+  (cd "$dl" && apt-get "${apt_opts[@]}" source --download-only -qq "$package=$version")
+  tar -xf "$dl"/"$package"_*.orig.tar.* -C "$dir" --strip-components=1
+  tar -xf "$dl"/"$package"_*.debian.tar.* -C "$dl"
   if [[ -f $dl/debian/patches/series ]]; then
     while read -r p _; do
       [[ -z $p || $p == \#* ]] && continue
-      patch -s -p1 -d "$bm_src" <"$dl/debian/patches/$p"
+      patch -s -p1 -d "$dir" <"$dl/debian/patches/$p"
     done <"$dl/debian/patches/series"
   fi
-fi
+  rm -rf "$dl"
+}
+
+# fmt and spdlog at the versions of Debian's libfmt-dev and libspdlog-dev. Caches made before
+# they were built here hold header-only package files in their place: those go first.
+for f in "$prefix/lib/cmake/fmt/fmtConfig.cmake" "$prefix/lib/cmake/spdlog/spdlogConfig.cmake"; do
+  if [[ -f $f ]] && grep -q '^# Generated by scripts/windows-deps.sh' "$f"; then
+    rm -f "$f" "$prefix/.fmt.stamp" "$prefix/.spdlog.stamp"
+  fi
+done
+debian_source fmtlib 9.1.0+ds1-2 "$cache/src/fmt-9.1.0"
+cmake_build fmt "$cache/src/fmt-9.1.0" -DFMT_DOC=OFF -DFMT_TEST=OFF -DFMT_INSTALL=ON
+debian_source spdlog 1:1.10.0+ds-0.4 "$cache/src/spdlog-1.10.0"
+cmake_build spdlog "$cache/src/spdlog-1.10.0" -DHARNESS_WINDOWS_DEPS_PREFIX="$prefix" \
+  -DSPDLOG_FMT_EXTERNAL=ON -DSPDLOG_BUILD_EXAMPLE=OFF -DSPDLOG_BUILD_TESTS=OFF \
+  -DSPDLOG_BUILD_BENCH=OFF -DSPDLOG_INSTALL=ON
+
+# Google Benchmark 1.7.1.
+bm_src=$cache/src/benchmark-$benchmark_version
+debian_source benchmark "$benchmark_version-1" "$bm_src"
 # GIT_VERSION as Debian's rules pass it; the two feature results are what a try_run would find, given
 # so that cross-compiling does not warn about them.
 cmake_build benchmark "$bm_src" -DGIT_VERSION=$benchmark_version -DHAVE_STD_REGEX=1 \
