@@ -15,6 +15,7 @@
 
 #include "store/database.hpp"
 #include "store/store.hpp"
+#include "store/store_internal.hpp"
 #include "store_fixtures.hpp"
 
 namespace harness::store {
@@ -301,6 +302,43 @@ TEST(SqliteStore, RefusesWhatIsNoStoreFile) {
   EXPECT_THROW(open_store((folder / "absent.db").string(), false), store_unusable);
   EXPECT_FALSE(fs::exists(folder / "absent.db"));
   fs::remove_all(folder);
+}
+
+// A database that another process makes a harness store of (all its tables in one commit) right
+// after the first read of the catalog: what one of 8 processes opening a new PostgreSQL database
+// at once saw.
+class store_created_meanwhile : public database {
+ public:
+  std::string where() const override { return "fake"; }
+  void execute(const std::string&) override {}
+  std::vector<row> query(const std::string& sql, const std::vector<value>&) override {
+    if (sql.find("schema_version") != std::string::npos && committed_) return {{value("3")}};
+    return {};
+  }
+  void begin_write() override {}
+  void lock(std::string_view) override {}
+  bool has_table(std::string_view name) override {
+    return read_catalog() && name == "harness_store";
+  }
+  bool has_any_table() override { return read_catalog(); }
+
+ private:
+  // What this read sees; the other process commits after it.
+  bool read_catalog() {
+    const bool seen = committed_;
+    committed_ = true;
+    return seen;
+  }
+  bool committed_ = false;
+};
+
+TEST(StoreSchema, AStoreCreatedBetweenTwoReadsIsNotTakenForSomethingElse) {
+  store_created_meanwhile db;
+  int version = -1;
+  EXPECT_NO_THROW(version = version_of(db));
+  // Empty when first read: the migration reads it again under the lock and finds the store.
+  EXPECT_EQ(version, 0);
+  EXPECT_EQ(version_of(db), 3);
 }
 
 TEST(StoreUrls, HidesThePasswordAndKnowsAUrl) {

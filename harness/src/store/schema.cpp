@@ -96,29 +96,6 @@ CREATE TABLE history_imports (
 constexpr int kMigrationCount = static_cast<int>(std::size(kMigrations));
 static_assert(kMigrationCount == kSchemaVersion, "one migration per schema version");
 
-// The version the store holds: 0 for an empty database. Throws store_unusable when the database
-// holds something that is not a harness store.
-int version_of(database& db) {
-  if (!db.has_table("harness_store")) {
-    if (db.has_any_table()) {
-      throw store_unusable(
-          fmt::format("{}: not a harness results store (it holds tables of something else, and no "
-                      "harness_store table); give a new file or an empty database",
-                      db.where()));
-    }
-    return 0;
-  }
-  const auto rows = db.query("SELECT value FROM harness_store WHERE name = 'schema_version'", {});
-  int version = 0;
-  const std::string text = rows.empty() ? "" : text_of(rows[0][0]);
-  if (rows.empty() || std::sscanf(text.c_str(), "%d", &version) != 1 || version < 1) {
-    throw store_unusable(fmt::format(
-        "{}: not a harness results store (its harness_store table has no schema version)",
-        db.where()));
-  }
-  return version;
-}
-
 void refuse_newer(const database& db, int version) {
   if (version > kSchemaVersion) {
     throw store_unusable(fmt::format(
@@ -199,6 +176,29 @@ void check_path(const std::filesystem::path& path, bool may_create) {
 }
 
 }  // namespace
+
+int version_of(database& db) {
+  // Any table first, ours second: each read sees what was committed when it ran, and another
+  // process's first open commits all the tables at once. Read the other way round, a commit
+  // between the two reads looked like a database of something else (store_concurrency: 2 of 8
+  // processes opening a new PostgreSQL database at once were refused).
+  if (!db.has_any_table()) return 0;
+  if (!db.has_table("harness_store")) {
+    throw store_unusable(
+        fmt::format("{}: not a harness results store (it holds tables of something else, and no "
+                    "harness_store table); give a new file or an empty database",
+                    db.where()));
+  }
+  const auto rows = db.query("SELECT value FROM harness_store WHERE name = 'schema_version'", {});
+  int version = 0;
+  const std::string text = rows.empty() ? "" : text_of(rows[0][0]);
+  if (rows.empty() || std::sscanf(text.c_str(), "%d", &version) != 1 || version < 1) {
+    throw store_unusable(fmt::format(
+        "{}: not a harness results store (its harness_store table has no schema version)",
+        db.where()));
+  }
+  return version;
+}
 
 transaction::~transaction() {
   if (done_) return;

@@ -12,4 +12,8 @@ namespace harness::store {
 // The results store over `db`, whose schema is current (schema.cpp has opened it).
 std::unique_ptr<results_store> make_sql_store(std::unique_ptr<database> db);
 
+// The schema version the store in `db` holds: 0 for an empty database. Throws store_unusable when
+// the database holds something that is not a harness store.
+int version_of(database& db);
+
 }  // namespace harness::store
