@@ -139,8 +139,8 @@ TEST(CompareRuns, ALooseFloorIntervalHidesTheDifference) {
   const auto a = run("tsc", {workload("w", samples(1000, 5))});
   const auto c = compare_runs({a}, {run("tsc", {workload("w", samples(940))})});
   EXPECT_EQ(c.workloads[0].result, outcome::not_shown);
-  const auto far = compare_runs({a}, {run("tsc", {workload("w", samples(880))})});
-  EXPECT_EQ(far.workloads[0].result, outcome::faster);
+  const auto farther = compare_runs({a}, {run("tsc", {workload("w", samples(880))})});
+  EXPECT_EQ(farther.workloads[0].result, outcome::faster);
 }
 
 TEST(CompareRuns, TooFewSamplesAreNotCompared) {

@@ -83,9 +83,9 @@ TEST(Floor, AgreeingBlocksTooCloseInTimeDoNotConfirm) {
   EXPECT_THAT(c.findings, ElementsAre(floor_finding::too_close));
   EXPECT_THAT(c.reason, HasSubstr("blocks 1 and 2 agree, but began less than 100 ms apart"));
   // With a shorter separation they confirm.
-  floor_settings near;
-  near.min_separation = std::chrono::milliseconds(50);
-  EXPECT_TRUE(check_floor(b, granular(21), near).confirmed);
+  floor_settings close_by;
+  close_by.min_separation = std::chrono::milliseconds(50);
+  EXPECT_TRUE(check_floor(b, granular(21), close_by).confirmed);
 }
 
 TEST(Floor, BlocksAtALowerHostSpeedDoNotConfirm) {

@@ -291,14 +291,14 @@ TEST(statistics_degenerate, negative_minimum_gives_no_percentages) {
 TEST(statistics_degenerate, a_floors_interval_stops_at_zero) {
   // A far second-fastest sample puts Robson-Whitlock's bound below zero (5 - 19 * 95); a
   // minimum within one clock step of zero puts the one-step interval there.
-  const phase_statistics far = summarize(std::vector<double>{100, 5, 120});
-  ASSERT_TRUE(far.min_ci);
-  EXPECT_EQ(far.min_ci->lower, 0.0);
-  EXPECT_EQ(far.min_ci->upper, 5.0);
-  EXPECT_EQ(floor_estimate(far, 1)->lower, 0.0);
-  const phase_statistics near = summarize(std::vector<double>{1, 2, 9});
-  EXPECT_EQ(floor_estimate(near, 2)->lower, 0.0);
-  EXPECT_NE(floor_estimate(near, 2)->method.find("one clock step"), std::string_view::npos);
+  const phase_statistics wide = summarize(std::vector<double>{100, 5, 120});
+  ASSERT_TRUE(wide.min_ci);
+  EXPECT_EQ(wide.min_ci->lower, 0.0);
+  EXPECT_EQ(wide.min_ci->upper, 5.0);
+  EXPECT_EQ(floor_estimate(wide, 1)->lower, 0.0);
+  const phase_statistics narrow = summarize(std::vector<double>{1, 2, 9});
+  EXPECT_EQ(floor_estimate(narrow, 2)->lower, 0.0);
+  EXPECT_NE(floor_estimate(narrow, 2)->method.find("one clock step"), std::string_view::npos);
 }
 
 // The sampler never makes a non-finite value, so one is a bug upstream: a failed check, which
