@@ -350,6 +350,12 @@ bad ab-warmup-word "--warmup: invalid duration 'long'" -- ab --warmup long xor_l
 bad ab-batch-zero "--batch: invalid value '0'" -- ab --batch 0 xor_loop/10 xor_loop/20
 bad ab-batch-and-min "--min-sample-time 1ms and --batch 4 both set the calls per sample" -- \
   ab --batch 4 --min-sample-time 1ms xor_loop/10 xor_loop/20
+# Sides of very different cost: empty's batch would make one sample of a 10 ms call last
+# seconds (a sample is not cut short, not even by SIGINT: bench/soak.sh saw one run minutes).
+bad ab-batch-shared-beyond-max-time "xor_loop/30000000 and empty cannot share one batch" -- \
+  ab xor_loop/30000000 empty --warmup 10ms --max-time 100ms
+bad ab-batch-beyond-max-time "--batch 100: a sample of xor_loop/30000000 takes about" -- \
+  ab xor_loop/30000000 empty --warmup 10ms --max-time 100ms --batch 100
 bad ab-cpu-and-no-pin "--cpu and --no-pin contradict each other" -- \
   ab --cpu 0 --no-pin xor_loop/10 xor_loop/20
 bad ab-cpu-missing "--cpu: CPU 4095 is not one this process may run on" -- \

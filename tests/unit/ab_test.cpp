@@ -1,5 +1,6 @@
 // harness ab's schedule, estimate, stop rule and verdict, driven by fake sides on a fake clock:
 // every expectation is exact, and no test depends on this machine's speed or noise.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 
 #include "harness/ab.hpp"
 #include "harness/ab_report.hpp"
+#include "harness/errors.hpp"
 
 namespace harness {
 namespace {
@@ -193,6 +195,7 @@ class fake_side final : public ab_side {
   std::uint64_t measure_overhead(std::size_t) override { return overhead_; }
   std::uint64_t calibrate(std::uint64_t overhead, std::uint64_t min_ticks) override {
     calibrated_with = {overhead, min_ticks};
+    facts_.call_ticks = call_ticks_;
     return batch_;
   }
   ab_side_samples sample(std::size_t count, std::uint64_t batch,
@@ -208,6 +211,8 @@ class fake_side final : public ab_side {
     s.reference = std::max(s.reference, host_.spend(1'000));
     return s;
   }
+  // What calibration says a call took alone, as a local side does (0: not said).
+  void set_call_ticks(std::uint64_t ticks) { call_ticks_ = ticks; }
   std::pair<std::uint64_t, std::uint64_t> calibrated_with{};
   std::optional<std::size_t> fail_at;
 
@@ -217,6 +222,7 @@ class fake_side final : public ab_side {
   double per_call_;
   std::uint64_t overhead_;
   std::uint64_t batch_;
+  std::uint64_t call_ticks_ = 0;
   ab_side_facts facts_;
 };
 
@@ -226,6 +232,34 @@ ab_options fake_options(fake_host& host) {
   o.warmup = std::chrono::milliseconds(10);
   o.max_time = std::chrono::milliseconds(500);
   return o;
+}
+
+// bench/soak.sh: `ab fresh_pages/4096 empty` gave fresh_pages empty's batch of thousands of calls,
+// and its first sample ran for minutes, deaf to SIGINT. Refused before any sample now.
+TEST(AbRounds, ABatchThatWouldMakeASampleOutlastMaxTimeIsRefusedBeforeAnySample) {
+  fake_host host;
+  fake_side slow(host, 'A', 5e6, 20, 1);  // 5 ms a call: one call fills a sample
+  fake_side cheap(host, 'B', 10, 20, 2'000);
+  slow.set_call_ticks(5'000'000);
+  cheap.set_call_ticks(10);
+  try {
+    (void)run_rounds(slow, cheap, fake_options(host));
+    ADD_FAILURE() << "not refused";
+  } catch (const usage_error& e) {
+    using ::testing::HasSubstr;
+    EXPECT_THAT(e.what(), HasSubstr("A and B cannot share one batch: 2000 calls a sample"));
+    EXPECT_THAT(e.what(), HasSubstr("take about 10.0 s of A (5.00 ms a call)"));
+    EXPECT_THAT(e.what(), HasSubstr("longer than --max-time 500 ms"));
+  }
+  EXPECT_TRUE(host.calls.empty());
+  // A batch given that a sample of the slow side outlasts: refused the same way.
+  ab_options o = fake_options(host);
+  o.batch = 200;
+  EXPECT_THROW((void)run_rounds(slow, cheap, o), usage_error);
+  EXPECT_TRUE(host.calls.empty());
+  // One call a sample: both fit, and the rounds run.
+  o.batch = 1;
+  EXPECT_FALSE(run_rounds(slow, cheap, o).rounds.empty());
 }
 
 TEST(AbRounds, OneBatchForBothTheLargerNeedAndRoundsSizedToTheRoundTime) {

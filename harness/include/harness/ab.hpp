@@ -127,6 +127,9 @@ struct ab_side_facts {
   std::uint64_t clock_step = 1;           // the clock's step, ticks
   double granularity = 0;                 // the clock's granularity, ticks (0: not measured)
   std::uint64_t iterations_per_call = 0;  // what the workload reported; 0: none
+  // One call timed alone at calibration, ticks after the timer overhead; 0: not measured (a
+  // worker does not say). run_rounds refuses a batch that would make a sample outlast --max-time.
+  std::uint64_t call_ticks = 0;
 };
 
 // One side's samples of one round.
@@ -295,7 +298,10 @@ class ab_stop_rule {
 // calibrations, so their per-call figures compare), the warmup rounds, then rounds until the
 // target is met checks_in_a_row times, max_time passes, or a stop is requested (stop_signal()).
 // A sample lasts min_sample_steps of the sides' larger clock step unless options.min_sample_time
-// says otherwise. Throws ab_side_failure.
+// says otherwise. Throws ab_side_failure; throws usage_error when the batch would make one
+// sample of a side (by its call_ticks) last longer than max_time: sides whose costs differ by
+// orders of magnitude cannot share the batch the cheaper one needs, and a sample is not
+// interrupted by a stop request.
 ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options);
 
 }  // namespace harness

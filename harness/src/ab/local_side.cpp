@@ -56,8 +56,9 @@ std::uint64_t local_side::calibrate(std::uint64_t overhead, std::uint64_t min_ti
   return guarded([&] {
     const std::uint64_t batch = detail::calibrate_batch(*session_, clock_, overhead, min_ticks);
     std::uint64_t iterations = 0;
-    (void)detail::timed_sample(*session_, clock_, 1, iterations);
+    const std::uint64_t one_call = detail::timed_sample(*session_, clock_, 1, iterations);
     facts_.iterations_per_call = iterations;
+    facts_.call_ticks = one_call > overhead ? one_call - overhead : 0;
     return batch;
   });
 }

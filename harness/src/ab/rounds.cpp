@@ -1,11 +1,16 @@
 // The rounds of `harness ab` between two prepared sides (ab.hpp): overheads, one batch for both,
 // the warmup rounds, then the measured rounds until the target, the time limit or a stop.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
 #include "harness/ab.hpp"
 #include "harness/clock_survey.hpp"
+#include "harness/duration.hpp"
+#include "harness/errors.hpp"
 #include "harness/log.hpp"
 #include "harness/runner.hpp"
 
@@ -20,6 +25,36 @@ double per_call(std::uint64_t raw_min, std::uint64_t overhead, std::uint64_t bat
 
 std::uint64_t lowest(const std::vector<std::uint64_t>& raw) {
   return raw.empty() ? 0 : *std::min_element(raw.begin(), raw.end());
+}
+
+// A sample is never cut short (not even by a stop request), so a batch that makes one sample of
+// a side last longer than the whole --max-time is refused before any round: `ab fresh_pages/4096
+// empty` shared empty's batch of thousands of calls, and a sample of fresh_pages took minutes
+// (bench/soak.sh).
+void refuse_samples_beyond_max_time(const ab_pair& pair, const ab_options& options) {
+  const double max_seconds = std::chrono::duration<double>(options.max_time).count();
+  for (const ab_side_facts* side : {&pair.a, &pair.b}) {
+    if (side->call_ticks == 0 || side->ticks_per_second <= 0) continue;
+    const double seconds = static_cast<double>(side->call_ticks) * static_cast<double>(pair.batch) /
+                           side->ticks_per_second;
+    if (seconds <= max_seconds) continue;
+    const double call = static_cast<double>(side->call_ticks) / side->ticks_per_second;
+    const ab_side_facts& other = side == &pair.a ? pair.b : pair.a;
+    if (pair.batch_calibrated) {
+      throw usage_error(fmt::format(
+          "{} and {} cannot share one batch: {} calls a sample, what {} needs for a sample of "
+          "{} ticks, take about {} of {} ({} a call), longer than --max-time {}; compare "
+          "workloads of closer cost, or give --batch",
+          pair.a.workload, pair.b.workload, pair.batch, other.workload, pair.min_sample_ticks,
+          format_seconds(seconds, kSpanFormat), side->workload, format_seconds(call, kSpanFormat),
+          format_seconds(max_seconds, kSpanFormat)));
+    }
+    throw usage_error(fmt::format(
+        "--batch {}: a sample of {} takes about {} ({} a call), longer than --max-time {}; give "
+        "a smaller --batch or a longer --max-time",
+        pair.batch, side->workload, format_seconds(seconds, kSpanFormat),
+        format_seconds(call, kSpanFormat), format_seconds(max_seconds, kSpanFormat)));
+  }
 }
 
 }  // namespace
@@ -40,17 +75,23 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
           : static_cast<std::uint64_t>(
                 std::llround(tuning.min_sample_steps *
                              static_cast<double>(std::max(pair.a.clock_step, pair.b.clock_step))));
+  // Calibrated with --batch too: calibrate() is also where a side says what its workload reports
+  // per call and what a call takes alone.
+  const std::uint64_t batch_a = a.calibrate(pair.overhead_a, pair.min_sample_ticks);
+  const std::uint64_t batch_b = b.calibrate(pair.overhead_b, pair.min_sample_ticks);
   if (options.batch) {
     pair.batch = *options.batch;
   } else {
     // One batch for both, so their per-call figures come from samples alike: the larger need.
-    pair.batch = std::max(a.calibrate(pair.overhead_a, pair.min_sample_ticks),
-                          b.calibrate(pair.overhead_b, pair.min_sample_ticks));
+    pair.batch = std::max(batch_a, batch_b);
     pair.batch_calibrated = true;
   }
-  // Refreshed by calibrate(): what each workload reported per call.
+  // Refreshed by calibrate(): what each workload reported per call, and a call's time.
   pair.a.iterations_per_call = a.facts().iterations_per_call;
   pair.b.iterations_per_call = b.facts().iterations_per_call;
+  pair.a.call_ticks = a.facts().call_ticks;
+  pair.b.call_ticks = b.facts().call_ticks;
+  refuse_samples_beyond_max_time(pair, options);
 
   // A round: `k` samples of each side, in stretches of `stretch` samples that alternate between
   // the sides (the round's first side, then the other, then the other again...), the reference
