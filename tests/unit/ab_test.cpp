@@ -10,7 +10,6 @@
 
 #include "harness/ab.hpp"
 #include "harness/ab_report.hpp"
-#include "harness/errors.hpp"
 
 namespace harness {
 namespace {
@@ -245,7 +244,7 @@ TEST(AbRounds, ABatchThatWouldMakeASampleOutlastMaxTimeIsRefusedBeforeAnySample)
   try {
     (void)run_rounds(slow, cheap, fake_options(host));
     ADD_FAILURE() << "not refused";
-  } catch (const usage_error& e) {
+  } catch (const ab_batch_refused& e) {
     using ::testing::HasSubstr;
     EXPECT_THAT(e.what(), HasSubstr("A and B cannot share one batch: 2000 calls a sample"));
     EXPECT_THAT(e.what(), HasSubstr("take about 10.0 s of A (5.00 ms a call)"));
@@ -255,7 +254,7 @@ TEST(AbRounds, ABatchThatWouldMakeASampleOutlastMaxTimeIsRefusedBeforeAnySample)
   // A batch given that a sample of the slow side outlasts: refused the same way.
   ab_options o = fake_options(host);
   o.batch = 200;
-  EXPECT_THROW((void)run_rounds(slow, cheap, o), usage_error);
+  EXPECT_THROW((void)run_rounds(slow, cheap, o), ab_batch_refused);
   EXPECT_TRUE(host.calls.empty());
   // One call a sample: both fit, and the rounds run.
   o.batch = 1;

@@ -165,6 +165,14 @@ class ab_side_failure : public std::runtime_error {
   bool workload_threw_;
 };
 
+// run_rounds' refusal, before any sample, of a batch that would make one sample of a side outlast
+// max_time (the message names the sides, the batch and the times): `harness ab` says it as a
+// usage error, exit 2.
+class ab_batch_refused : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // One round, per call after the timer overhead.
 struct ab_round {
   bool a_first = true;
@@ -298,7 +306,7 @@ class ab_stop_rule {
 // calibrations, so their per-call figures compare), the warmup rounds, then rounds until the
 // target is met checks_in_a_row times, max_time passes, or a stop is requested (stop_signal()).
 // A sample lasts min_sample_steps of the sides' larger clock step unless options.min_sample_time
-// says otherwise. Throws ab_side_failure; throws usage_error when the batch would make one
+// says otherwise. Throws ab_side_failure; throws ab_batch_refused when the batch would make one
 // sample of a side (by its call_ticks) last longer than max_time: sides whose costs differ by
 // orders of magnitude cannot share the batch the cheaper one needs, and a sample is not
 // interrupted by a stop request.

@@ -10,7 +10,6 @@
 #include "harness/ab.hpp"
 #include "harness/clock_survey.hpp"
 #include "harness/duration.hpp"
-#include "harness/errors.hpp"
 #include "harness/log.hpp"
 #include "harness/runner.hpp"
 
@@ -41,7 +40,7 @@ void refuse_samples_beyond_max_time(const ab_pair& pair, const ab_options& optio
     const double call = static_cast<double>(side->call_ticks) / side->ticks_per_second;
     const ab_side_facts& other = side == &pair.a ? pair.b : pair.a;
     if (pair.batch_calibrated) {
-      throw usage_error(fmt::format(
+      throw ab_batch_refused(fmt::format(
           "{} and {} cannot share one batch: {} calls a sample, what {} needs for a sample of "
           "{} ticks, take about {} of {} ({} a call), longer than --max-time {}; compare "
           "workloads of closer cost, or give --batch",
@@ -49,7 +48,7 @@ void refuse_samples_beyond_max_time(const ab_pair& pair, const ab_options& optio
           format_seconds(seconds, kSpanFormat), side->workload, format_seconds(call, kSpanFormat),
           format_seconds(max_seconds, kSpanFormat)));
     }
-    throw usage_error(fmt::format(
+    throw ab_batch_refused(fmt::format(
         "--batch {}: a sample of {} takes about {} ({} a call), longer than --max-time {}; give "
         "a smaller --batch or a longer --max-time",
         pair.batch, side->workload, format_seconds(seconds, kSpanFormat),

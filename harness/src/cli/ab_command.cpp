@@ -252,11 +252,11 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
       progress->clear();
       fmt::print(ctx.err, "{}: {}\n", ctx.program, e.what());
       return e.workload_threw() ? exit_workload_failed : exit_failure;
-    } catch (const usage_error&) {
-      // Sides that cannot share a batch (run_rounds): exit 2 with the reason, from run_cli.
+    } catch (const ab_batch_refused& e) {
+      // Sides that cannot share a batch (run_rounds): the user's choice of pair and time, exit 2.
       prep.restore();
       progress->clear();
-      throw;
+      throw usage_error(e.what());
     }
     prep.restore();
     report.preparations.push_back(prep.report());
