@@ -30,7 +30,9 @@ std::uint64_t lowest(const std::vector<std::uint64_t>& raw) {
 // a side last longer than the whole --max-time is refused before any round: `ab fresh_pages/4096
 // empty` shared empty's batch of thousands of calls, and a sample of fresh_pages took minutes
 // (bench/soak.sh).
-void refuse_samples_beyond_max_time(const ab_pair& pair, const ab_options& options) {
+// `needed_by`: the side whose own need set a calibrated batch.
+void refuse_samples_beyond_max_time(const ab_pair& pair, const ab_options& options,
+                                    const std::string& needed_by) {
   const double max_seconds = std::chrono::duration<double>(options.max_time).count();
   for (const ab_side_facts* side : {&pair.a, &pair.b}) {
     if (side->call_ticks == 0 || side->ticks_per_second <= 0) continue;
@@ -38,13 +40,12 @@ void refuse_samples_beyond_max_time(const ab_pair& pair, const ab_options& optio
                            side->ticks_per_second;
     if (seconds <= max_seconds) continue;
     const double call = static_cast<double>(side->call_ticks) / side->ticks_per_second;
-    const ab_side_facts& other = side == &pair.a ? pair.b : pair.a;
     if (pair.batch_calibrated) {
       throw ab_batch_refused(fmt::format(
           "{} and {} cannot share one batch: {} calls a sample, what {} needs for a sample of "
           "{} ticks, take about {} of {} ({} a call), longer than --max-time {}; compare "
           "workloads of closer cost, or give --batch",
-          pair.a.workload, pair.b.workload, pair.batch, other.workload, pair.min_sample_ticks,
+          pair.a.workload, pair.b.workload, pair.batch, needed_by, pair.min_sample_ticks,
           format_seconds(seconds, kSpanFormat), side->workload, format_seconds(call, kSpanFormat),
           format_seconds(max_seconds, kSpanFormat)));
     }
@@ -90,7 +91,8 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
   pair.b.iterations_per_call = b.facts().iterations_per_call;
   pair.a.call_ticks = a.facts().call_ticks;
   pair.b.call_ticks = b.facts().call_ticks;
-  refuse_samples_beyond_max_time(pair, options);
+  refuse_samples_beyond_max_time(pair, options,
+                                 batch_a >= batch_b ? pair.a.workload : pair.b.workload);
 
   // A round: `k` samples of each side, in stretches of `stretch` samples that alternate between
   // the sides (the round's first side, then the other, then the other again...), the reference
