@@ -88,8 +88,8 @@ check_style() {
 # Its flags are RelWithDebInfo's with line tables only (-g1): a backtrace still names file, line
 # and function, and the whole tree took 568 s of CPU to build against 728 s with -g (one of its
 # files, harness_report's unity_1: 21 s against 34 s). -g changes no code gcc emits.
-tree_flags=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
-  -DHARNESS_WERROR=ON)
+tree_flags=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DHARNESS_WERROR=ON)
 configure_and_build() {
   if [ $# -gt 0 ]; then
     if [ ! -f "$build/build.ninja" ]; then

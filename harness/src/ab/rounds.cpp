@@ -36,10 +36,9 @@ void refuse_samples_beyond_max_time(const ab_pair& pair, const ab_options& optio
   const double max_seconds = std::chrono::duration<double>(options.max_time).count();
   for (const ab_side_facts* side : {&pair.a, &pair.b}) {
     if (side->call_ticks == 0 || side->ticks_per_second <= 0) continue;
-    const double seconds = static_cast<double>(side->call_ticks) * static_cast<double>(pair.batch) /
-                           side->ticks_per_second;
-    if (seconds <= max_seconds) continue;
     const double call = static_cast<double>(side->call_ticks) / side->ticks_per_second;
+    const double seconds = call * static_cast<double>(pair.batch);
+    if (seconds <= max_seconds) continue;
     if (pair.batch_calibrated) {
       throw ab_batch_refused(fmt::format(
           "{} and {} cannot share one batch: {} calls a sample, what {} needs for a sample of "
