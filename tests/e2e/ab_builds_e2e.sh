@@ -35,7 +35,8 @@ if expect 0 turns -- ab --a "$a" --b "$b" xor_loop/100000 "${tiny[@]}" --log-lev
   fits_schema "turns: turns.json" "$work/turns.json"
   contains out "A: xor_loop/100000 of $a (xxh3:" turns
   contains out "B: xor_loop/100000 of $b (xxh3:" turns
-  contains out "(95%, over 2 pairs of processes)" turns
+  contains out "(95%, over 2 pairs of processes, widened +-" turns
+  contains out "% for the clock's step)" turns
   contains out "  pair 1: " turns
   contains out "  pair 2: " turns
   contains out "its width comes from the spread" turns

@@ -48,6 +48,14 @@ for r in rounds:
 assert {r["a_first"] for r in rounds} == {True, False}, "one order only"
 answer = ab["answer"]
 assert answer["lower"] <= answer["ratio"] <= answer["upper"], answer
+# The clock's resolution: a step over each side's sample at its floor, and the interval holds it.
+step = d["harness"]["clock"]["step_ticks"]
+e = pair["estimate"]
+resolution = step / (e["floor_a_ticks"] * pair["batch"]) + step / (e["floor_b_ticks"] * pair["batch"])
+assert math.isclose(e["resolution"], resolution, rel_tol=1e-9), (e["resolution"], resolution)
+assert math.isclose(answer["resolution"], resolution, rel_tol=1e-9), answer
+assert answer["lower"] <= answer["ratio"] * (1 - resolution) * (1 + 1e-12), answer
+assert answer["upper"] >= answer["ratio"] / (1 - resolution) * (1 - 1e-12), answer
 # Five times the iterations: B is slower, whatever the machine.
 assert answer["ratio"] > 2, answer
 assert ab["verdict"] == "slower", ab["verdict"]

@@ -84,6 +84,30 @@ TEST(AbEstimate, MarksRoundsWithASlowReferenceOrAContextSwitchAndAnswersWithoutT
   EXPECT_DOUBLE_EQ(e.rounds->ratio, 1.01);
 }
 
+TEST(AbEstimate, TheClocksResolutionWidensBothIntervalsAndLeavesTheRatio) {
+  std::vector<ab_round> rounds;
+  for (const int k : {5, 0, 10, 3, 7, 1, 9, 2, 8, 4, 6})
+    rounds.push_back(round_of(1'000, 1'000 + k));
+  std::vector<ab_round> same = rounds;
+  const ab_estimate alone = estimate_rounds(same, 1.3);
+  // Steps of 2 and 3 ticks a call over floors of 1000 and 1000: 0.5%.
+  const ab_estimate e = estimate_rounds(rounds, 1.3, ab_steps{.a = 2, .b = 3});
+  ASSERT_TRUE(alone.rounds && e.rounds && e.undisturbed);
+  EXPECT_DOUBLE_EQ(alone.resolution, 0);
+  EXPECT_DOUBLE_EQ(alone.rounds->resolution, 0);
+  EXPECT_DOUBLE_EQ(e.resolution, 0.005);
+  EXPECT_DOUBLE_EQ(e.rounds->ratio, 1.005);
+  EXPECT_DOUBLE_EQ(e.rounds->lower, 1.001 * 0.995);
+  EXPECT_DOUBLE_EQ(e.rounds->upper, 1.009 / 0.995);
+  EXPECT_DOUBLE_EQ(e.rounds->resolution, 0.005);
+  EXPECT_DOUBLE_EQ(e.undisturbed->lower, 1.001 * 0.995);
+  // At least as wide as each side's share exactly: lower x (1 - e_b) / (1 + e_a), upper
+  // x (1 + e_b) / (1 - e_a).
+  EXPECT_LE(e.rounds->lower, 1.001 * (1 - 0.003) / (1 + 0.002));
+  EXPECT_GE(e.rounds->upper, 1.009 * (1 + 0.003) / (1 - 0.002));
+  EXPECT_DOUBLE_EQ(clock_resolution(ab_steps{.a = 2, .b = 3}, 0, 1'000), 0);
+}
+
 TEST(AbEstimate, NeedsSixRoundsAndLeavesOutAnANotAboveZero) {
   std::vector<ab_round> five(5, round_of(1'000, 1'010));
   EXPECT_FALSE(estimate_rounds(five, 1.3).rounds.has_value());
@@ -205,13 +229,20 @@ class fake_side final : public ab_side {
     ab_side_samples s;
     s.reference = host_.spend(1'000);
     for (std::size_t i = 0; i < count; ++i) {
-      s.raw.push_back(host_.spend(per_call_ * static_cast<double>(batch)) + overhead_);
+      const std::uint64_t taken = host_.spend(per_call_ * static_cast<double>(batch));
+      s.raw.push_back(taken / quantum_ * quantum_ + overhead_);
     }
     s.reference = std::max(s.reference, host_.spend(1'000));
     return s;
   }
   // What calibration says a call took alone, as a local side does (0: not said).
   void set_call_ticks(std::uint64_t ticks) { call_ticks_ = ticks; }
+  // A clock that advances in quanta of `ticks`, which is also its step: a sample reads the
+  // whole quanta it spanned (a TSC of 10 ns quanta).
+  void set_quantum(std::uint64_t ticks) {
+    quantum_ = ticks;
+    facts_.clock_step = ticks;
+  }
   std::pair<std::uint64_t, std::uint64_t> calibrated_with{};
   std::optional<std::size_t> fail_at;
 
@@ -222,6 +253,7 @@ class fake_side final : public ab_side {
   std::uint64_t overhead_;
   std::uint64_t batch_;
   std::uint64_t call_ticks_ = 0;
+  std::uint64_t quantum_ = 1;
   ab_side_facts facts_;
 };
 
@@ -388,6 +420,52 @@ TEST(AbRounds, AHostSlowStretchFallsOnBothSidesOfARoundAndLeavesTheRatio) {
   EXPECT_GT(p.estimate.disturbed, 0U);  // the reference runs saw the stretch
 }
 
+// Measured: on a TSC of 10 ns quanta (24.5 ticks), `ab xor_loop/1000000 xor_loop/1010000` gave
+// intervals like [+1.000087%, +1.000101%] in 6 of 12 processes: each side's minimum reads up to a
+// quantum low, the same in every round, and more rounds do not move it.
+TEST(AbRounds, AClockOfCoarseQuantaReadsBothFloorsLowAndTheIntervalStillHoldsTheTruth) {
+  fake_host host;
+  // 299,990 and 302,989.9 ns (B/A 1.01 exactly) read as 299,975 and 302,975 on 25 ns quanta.
+  fake_side a(host, 'A', 299'990, 0, 1);
+  fake_side b(host, 'B', 302'989.9, 0, 1);
+  a.set_quantum(25);
+  b.set_quantum(25);
+  const ab_pair p = run_rounds(a, b, fake_options(host));
+  ASSERT_TRUE(p.estimate.rounds.has_value());
+  const ab_interval& i = *p.estimate.rounds;
+  EXPECT_DOUBLE_EQ(i.ratio, 302'975.0 / 299'975.0);  // 1.0100008: every round alike
+  EXPECT_NE(i.ratio, 1.01);
+  // The round ratios alone are a point, which the stop rule meets at its first two checks.
+  EXPECT_EQ(p.stopped_by, ab_stop::target);
+  ASSERT_TRUE(p.last_half_width.has_value());
+  EXPECT_DOUBLE_EQ(*p.last_half_width, 0);
+  // The answer carries a step of each side's clock over its floor, and so holds the truth.
+  const double resolution = 25 / 299'975.0 + 25 / 302'975.0;
+  EXPECT_DOUBLE_EQ(p.estimate.resolution, resolution);
+  EXPECT_DOUBLE_EQ(i.resolution, resolution);
+  EXPECT_DOUBLE_EQ(i.lower, i.ratio * (1 - resolution));
+  EXPECT_DOUBLE_EQ(i.upper, i.ratio / (1 - resolution));
+  EXPECT_LT(i.lower, 1.01);
+  EXPECT_GT(i.upper, 1.01);
+  ASSERT_TRUE(p.estimate.undisturbed.has_value());
+  EXPECT_DOUBLE_EQ(p.estimate.undisturbed->resolution, resolution);
+}
+
+TEST(AbRounds, SamplesNoLongerThanAStepOfTheClockGiveNoAnswer) {
+  fake_host host;
+  fake_side a(host, 'A', 30, 0, 1);
+  fake_side b(host, 'B', 30, 0, 1);
+  a.set_quantum(25);
+  b.set_quantum(25);
+  ab_options o = fake_options(host);
+  o.batch = 1;  // a sample of one 30 ns call, on 25 ns quanta
+  const ab_pair p = run_rounds(a, b, o);
+  EXPECT_FALSE(p.rounds.empty());
+  EXPECT_DOUBLE_EQ(p.estimate.resolution, 2.0);  // 25 / 25 each side
+  EXPECT_FALSE(p.estimate.rounds.has_value());
+  EXPECT_FALSE(p.estimate.undisturbed.has_value());
+}
+
 TEST(AbRounds, ASideFailureLeavesRunRounds) {
   fake_host host;
   fake_side a(host, 'A', 1'000, 0, 1);
@@ -422,6 +500,30 @@ TEST(AbReport, ConcludesOnePairFromItsRoundsAndSeveralOverPairs) {
   ASSERT_TRUE(report.answer.has_value());
   EXPECT_NEAR(report.answer->ratio, std::sqrt(1.01 * 1.012), 1e-12);
   EXPECT_EQ(report.answer->count, 2U);
+  EXPECT_DOUBLE_EQ(report.answer->resolution, 0);
+
+  // Pairs that carry the clock's resolution: the answer over them is widened by the widest.
+  const ab_steps steps{.a = 1, .b = 1};
+  one.estimate = estimate_rounds(one.rounds, 1.3, steps);
+  other.estimate = estimate_rounds(other.rounds, 1.3, ab_steps{.a = 2, .b = 2});
+  report.pairs = {one, other};
+  conclude(report);
+  const double widest = 2 / 1'000.0 + 2 / 1'012.0;
+  EXPECT_DOUBLE_EQ(other.estimate.resolution, widest);
+  ASSERT_TRUE(report.answer && report.between_pairs && report.pooled_rounds);
+  EXPECT_DOUBLE_EQ(report.answer->resolution, widest);
+  EXPECT_DOUBLE_EQ(
+      report.answer->lower,
+      std::min(report.between_pairs->lower, report.pooled_rounds->lower) * (1 - widest));
+  EXPECT_DOUBLE_EQ(
+      report.answer->upper,
+      std::max(report.between_pairs->upper, report.pooled_rounds->upper) / (1 - widest));
+  // A pair whose samples are no longer than a step of the clock leaves no answer.
+  other.estimate = estimate_rounds(other.rounds, 1.3, ab_steps{.a = 600, .b = 600});
+  report.pairs = {one, other};
+  conclude(report);
+  EXPECT_FALSE(report.answer.has_value());
+  EXPECT_FALSE(report.decision.has_value());
 }
 
 TEST(AbReport, HeadlinesSayFasterSlowerAndSmallChangesWithThreeDecimals) {

@@ -706,8 +706,9 @@ TEST_F(AbBuilds, FreshPairsOfWorkersPinnedAndRaisedGiveTheAnswerOverProcesses) {
   EXPECT_THAT(o.out, HasSubstr("A: exact of " + a_path() + " (xxh3:aaaa)"));
   EXPECT_THAT(o.out, HasSubstr("B: exact of " + b_path() + " (xxh3:bbbb)"));
   // Exact figures: B's call costs 1% more, in every round of both pairs.
+  // Widened by a step of the fake clock (1 tick) over each side's floor: 1e-5 + 0.99e-5.
   EXPECT_THAT(o.out, HasSubstr("B is 1.00% slower than A [+1.00%, +1.00%] (95%, over 2 pairs of "
-                               "processes)"));
+                               "processes, widened +-0.002% for the clock's step)"));
   EXPECT_THAT(o.out, HasSubstr("verdict: slower"));
   EXPECT_THAT(o.out, HasSubstr("pair 2: +1.00% [+1.00%, +1.00%]"));
   EXPECT_THAT(o.out,

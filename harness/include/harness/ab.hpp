@@ -192,6 +192,9 @@ struct ab_interval {
   double level = 0;       // coverage (at least this, for order statistics)
   std::size_t count = 0;  // ratios it rests on (rounds, or pairs of processes)
   std::string_view method;
+  // What the clock's resolution adds, relative (widened_by_resolution): lower and upper include
+  // it. 0: the interval is the ratios' alone.
+  double resolution = 0;
 
   // The half-width relative to the ratio: (upper - lower) / 2 / ratio.
   double relative_half_width() const noexcept { return (upper - lower) / 2 / ratio; }
@@ -202,16 +205,45 @@ struct ab_estimate {
   std::optional<ab_interval> rounds;       // every round: the answer (nullopt: fewer than 6 rounds)
   std::optional<ab_interval> undisturbed;  // the rounds with no disturbed sample
   std::size_t disturbed = 0;
+  // The clock's resolution at the floors (clock_resolution), with steps; 1 or more leaves both
+  // intervals empty: the clock's step is not under the samples' time, and bounds would be 0 and
+  // unbounded.
+  double resolution = 0;
   std::optional<double> floor_a;  // the lowest round minimum of each side over the run, per call
   std::optional<double> floor_b;
   std::optional<double> floor_ratio() const;  // floor_b / floor_a
 };
 
+// A side's clock step per call: its clock's step over the calls a sample holds, ticks.
+struct ab_steps {
+  double a = 0;
+  double b = 0;
+};
+
 // Marks the rounds whose reference run is over `slowdown_factor` x the fastest of them, or that
 // saw a context switch; then the estimate over all of them and over the undisturbed ones. Rounds
 // whose A minimum is not above 0 (a workload no longer than the timer overhead) give no ratio and
-// are left out of both.
-ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_factor);
+// are left out of both. With `steps`, both intervals are widened by the clock's resolution at the
+// run's floors (clock_resolution), or left empty when it is 1 or more; without, they are the round
+// ratios' alone (the stop rule's: more rounds cannot narrow the resolution).
+ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_factor,
+                            std::optional<ab_steps> steps = std::nullopt);
+
+// The clock's resolution as a share of the ratio: a measured interval is known to within one step
+// of its clock (the smallest advance two back-to-back reads show: the reads' own cost, of which
+// an estimate is subtracted, and the clock's quantum), and a round minimum is one measured
+// interval. So each side's floor per call is known to step/floor of itself, and B/A to the sum of
+// the two: steps.a / floor_a + steps.b / floor_b. On a TSC that advances in 10 ns quanta, a
+// 300 us sample's minimum reads up to a quantum low, the same in every round, so the round
+// ratios' own interval sat a few thousandths of a percent off the true +1.00% in half the runs
+// (docs/ab.md). 0 when a floor is not above 0.
+double clock_resolution(const ab_steps& steps, double floor_a, double floor_b) noexcept;
+
+// `interval` widened by a relative `resolution` in [0, 1) (clock_resolution), B/A's bounds
+// lower x (1 - resolution) and upper / (1 - resolution): at least as wide as
+// lower x (1 - e_b) / (1 + e_a) and upper x (1 + e_b) / (1 - e_a) for the sides' shares e_a and
+// e_b. The ratio is unchanged; the resolution is kept in the interval.
+ab_interval widened_by_resolution(ab_interval interval, double resolution);
 
 // Pairs of processes: each pair's median ratio, combined at the level of processes. The point is
 // the geometric mean of the pairs' ratios, the interval Student's t over their logarithms (n - 1

@@ -54,7 +54,21 @@ std::optional<double> ab_estimate::floor_ratio() const {
   return *floor_b / *floor_a;
 }
 
-ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_factor) {
+double clock_resolution(const ab_steps& steps, double floor_a, double floor_b) noexcept {
+  if (!(floor_a > 0) || !(floor_b > 0)) return 0;
+  return steps.a / floor_a + steps.b / floor_b;
+}
+
+ab_interval widened_by_resolution(ab_interval interval, double resolution) {
+  HARNESS_CHECK(resolution >= 0 && resolution < 1, "a clock resolution outside [0, 1)");
+  interval.lower *= 1 - resolution;
+  interval.upper /= 1 - resolution;
+  interval.resolution = resolution;
+  return interval;
+}
+
+ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_factor,
+                            std::optional<ab_steps> steps) {
   ab_estimate e;
   std::uint64_t fastest = 0;
   for (const ab_round& r : rounds) {
@@ -77,6 +91,17 @@ ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_facto
   }
   e.rounds = median_interval(std::move(all));
   e.undisturbed = median_interval(std::move(clean));
+  if (steps && e.floor_a && e.floor_b) {
+    e.resolution = clock_resolution(*steps, *e.floor_a, *e.floor_b);
+    for (std::optional<ab_interval>* i : {&e.rounds, &e.undisturbed}) {
+      if (!*i) continue;
+      if (e.resolution < 1) {
+        **i = widened_by_resolution(**i, e.resolution);
+      } else {
+        i->reset();
+      }
+    }
+  }
   return e;
 }
 

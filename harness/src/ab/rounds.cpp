@@ -203,7 +203,12 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
            static_cast<double>(max_ns) / 1e9);
   }
   pair.seconds = static_cast<double>(now() - begin) / 1e9;
-  pair.estimate = estimate_rounds(pair.rounds, tuning.slowdown_factor);
+  // The answer carries the clock's resolution: a step of each side's clock over the calls of a
+  // sample.
+  const auto batch = static_cast<double>(pair.batch);
+  pair.estimate = estimate_rounds(pair.rounds, tuning.slowdown_factor,
+                                  ab_steps{.a = static_cast<double>(pair.a.clock_step) / batch,
+                                           .b = static_cast<double>(pair.b.clock_step) / batch});
   return pair;
 }
 

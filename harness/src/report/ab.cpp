@@ -69,6 +69,16 @@ void conclude(ab_report& report) {
     std::vector<ab_round> marked = pooled;
     const ab_estimate all = estimate_rounds(marked, report.options.tuning.slowdown_factor);
     report.answer = combine_pairs(report.pair_ratios, all.rounds);
+    // Widened by the clock's resolution of the pair where it is widest (each pair's own rounds
+    // carry theirs; the pooled and the between-pairs intervals stay the ratios' alone).
+    double resolution = 0;
+    for (const ab_pair& p : report.pairs)
+      resolution = std::max(resolution, p.estimate.resolution);
+    if (report.answer && resolution >= 1) {
+      report.answer.reset();  // as one pair's (estimate_rounds)
+    } else if (report.answer && resolution > 0) {
+      report.answer = widened_by_resolution(*report.answer, resolution);
+    }
     report.between_pairs = combine_pairs(report.pair_ratios, std::nullopt);
     report.pooled_rounds = all.rounds;
   }

@@ -20,8 +20,9 @@ using report_detail::number_or_null;
 
 ab_json interval_json(const std::optional<ab_interval>& i) {
   if (!i) return nullptr;
-  return {{"ratio", i->ratio}, {"lower", i->lower}, {"upper", i->upper},
-          {"level", i->level}, {"count", i->count}, {"method", i->method}};
+  return {{"ratio", i->ratio},          {"lower", i->lower}, {"upper", i->upper},
+          {"level", i->level},          {"count", i->count}, {"method", i->method},
+          {"resolution", i->resolution}};
 }
 
 ab_json side_json(const ab_side_facts& s) {
@@ -62,6 +63,7 @@ ab_json pair_json(const ab_pair& p) {
            {{"rounds", interval_json(p.estimate.rounds)},
             {"undisturbed", interval_json(p.estimate.undisturbed)},
             {"disturbed_rounds", p.estimate.disturbed},
+            {"resolution", p.estimate.resolution},
             {"floor_a_ticks", number_or_null(p.estimate.floor_a)},
             {"floor_b_ticks", number_or_null(p.estimate.floor_b)},
             {"floor_ratio", number_or_null(p.estimate.floor_ratio())}}},

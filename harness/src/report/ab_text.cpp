@@ -79,10 +79,22 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
   const ab_pair& first = r.pairs.front();
   const double tps = r.ticks_per_second;
   fmt::print(out, "A: {}\nB: {}\n", side_name(first.a, r.mode), side_name(first.b, r.mode));
+  double resolution = 0;  // the widest pair's, as conclude() takes it
+  for (const ab_pair& p : r.pairs)
+    resolution = std::max(resolution, p.estimate.resolution);
   if (r.answer) {
-    fmt::print(out, "  {} {} (95%, {} {} {})\n", ab_headline(*r.answer), bounds(*r.answer),
+    fmt::print(out, "  {} {} (95%, {} {} {}", ab_headline(*r.answer), bounds(*r.answer),
                r.pairs.size() > 1 ? "over" : "median of", r.answer->count,
                r.pairs.size() > 1 ? "pairs of processes" : "round ratios");
+    if (r.answer->resolution > 0) {
+      fmt::print(out, ", widened +-{} for the clock's step", percent_text(r.answer->resolution, 3));
+    }
+    fmt::print(out, ")\n");
+  } else if (resolution >= 1) {
+    fmt::print(out,
+               "  not answered: a step of the clock is {} of a sample at the floors, so the "
+               "samples cannot tell B from A; give a larger --batch, or leave --batch out\n",
+               percent_text(resolution, 1));
   } else {
     fmt::print(out, "  not answered: {} rounds gave a ratio, and an interval needs 6\n",
                first.estimate.rounds ? first.estimate.rounds->count : 0);
@@ -128,7 +140,7 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
     fmt::print(out, "\n");
     fmt::print(out, "{}stopped: {}", prefix, to_string(p.stopped_by));
     if (p.last_half_width) {
-      fmt::print(out, " (half-width {} at the last of {} checks, target {})",
+      fmt::print(out, " (the round ratios' half-width {} at the last of {} checks, target {})",
                  percent_text(*p.last_half_width, 3), p.checks, percent_text(r.options.target, 3));
     }
     fmt::print(out, ", {} of rounds after a {} warmup ({} rounds)\n",

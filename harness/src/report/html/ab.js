@@ -377,7 +377,7 @@
       row('warmup', function (p) { return num(p.warmup_rounds, 0) + ' rounds, ' + spanText(p.warmup_seconds); }),
       row('rounds took', function (p) { return spanText(p.seconds); }),
       row('stopped', function (p, s) {
-        return s.stopped + (isNum(p.last_half_width) ? ' (half-width ' + percentText(p.last_half_width, 3) + ' at the last of ' + p.checks + ' checks)' : '');
+        return s.stopped + (isNum(p.last_half_width) ? ' (the round ratios\' half-width ' + percentText(p.last_half_width, 3) + ' at the last of ' + p.checks + ' checks)' : '');
       })
     ];
     if (pairs.length) section.appendChild(table(head, rows, [0]));
@@ -402,7 +402,8 @@
     if (a) {
       top.appendChild(el('p', { text: 'B/A ' + ratioText(a.ratio) + ', 95% interval ' + ratioText(a.lower) + ' to ' + ratioText(a.upper) +
         ': ' + a.method + ', over ' + num(a.count, 0) + (data.series.length > 1 ? ' pairs of processes' : ' rounds') +
-        ' (coverage at least ' + percentText(a.level, 1) + ').' }));
+        ' (coverage at least ' + percentText(a.level, 1) + ')' +
+        (a.resolution > 0 ? ', widened by ' + percentText(a.resolution, 3) + ' either side for the clock\'s step (a step of each side\'s clock over its sample at the floor)' : '') + '.' }));
     }
     if (ab.gate_failed) {
       top.appendChild(el('p', { class: 'warning', text: 'The gate failed: B is slower than A by more than --fail-if-slower ' +
