@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "harness/workload.hpp"
+#include "last_two_inputs.hpp"
 
 #ifdef _WIN32
 #include <malloc.h>
@@ -53,9 +54,9 @@ std::vector<int> random_ints(std::size_t n) {
 
 std::int64_t sort_ints(std::int64_t count) {
   if (count < 0) throw std::invalid_argument("sort_ints: the count must not be negative");
-  static std::vector<int> source;
-  if (source.size() != static_cast<std::size_t>(count))
-    source = random_ints(static_cast<std::size_t>(count));
+  static harness::builtin::last_two_inputs<std::vector<int>> sources;
+  const std::vector<int>& source =
+      sources.of(count, [count] { return random_ints(static_cast<std::size_t>(count)); });
   std::vector<int> copy = source;
   std::sort(copy.begin(), copy.end());
   benchmark::DoNotOptimize(copy.data());
@@ -64,11 +65,14 @@ std::int64_t sort_ints(std::int64_t count) {
 
 std::int64_t memcpy_bytes(std::int64_t bytes) {
   if (bytes < 0) throw std::invalid_argument("memcpy_bytes: the size must not be negative");
-  static std::vector<char> from, to;
-  if (from.size() != static_cast<std::size_t>(bytes)) {
-    from.assign(static_cast<std::size_t>(bytes), 'x');
-    to.assign(static_cast<std::size_t>(bytes), 0);
-  }
+  struct buffers {
+    std::vector<char> from, to;
+  };
+  static harness::builtin::last_two_inputs<buffers> kept;
+  auto& [from, to] = kept.of(bytes, [bytes] {
+    const auto n = static_cast<std::size_t>(bytes);
+    return buffers{std::vector<char>(n, 'x'), std::vector<char>(n, 0)};
+  });
   benchmark::DoNotOptimize(from.data());
   std::memcpy(to.data(), from.data(), from.size());
   benchmark::ClobberMemory();
