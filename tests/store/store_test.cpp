@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -60,9 +61,12 @@ run_filter on_machine(std::string key) {
 class StoreTest : public testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    folder_ = fs::temp_directory_path() /
-              fmt::format("harness-store-test-{}-{}", ::getpid(),
-                          testing::UnitTest::GetInstance()->current_test_info()->name());
+    // A parameterised test's name holds a '/' ("SavesARunWholeAndListsIt/sqlite"): as a path it
+    // made a folder inside a folder, and TearDown removed only the inner one, leaving an empty
+    // folder in the temporary folder per test and run.
+    std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '-');
+    folder_ = fs::temp_directory_path() / fmt::format("harness-store-test-{}-{}", ::getpid(), name);
     fs::remove_all(folder_);
     fs::create_directories(folder_);
     if (GetParam() == "sqlite") {
