@@ -172,6 +172,22 @@ TEST(AbDecide, SaysSlowerFasterSameOrUnsureAgainstTheThreshold) {
   EXPECT_EQ(decide(interval(1.001, 1.0005, 1.0015), 0, {}).verdict, ab_verdict::slower);
 }
 
+TEST(AbDecide, AnUnsureIntervalMostlyOfTheClocksStepAsksForLongerSamplesNotMoreTime) {
+  using ::testing::HasSubstr;
+  // [+0.25%, +0.55%]: the rounds' own +-0.05% around +0.40%, widened +-0.10% for the step.
+  const ab_interval rounds = interval(1.004, 1.0035, 1.0045);
+  const ab_interval widened = widened_by_resolution(rounds, 0.001);
+  const ab_decision d = decide(widened, 0.005, std::nullopt);
+  EXPECT_EQ(d.verdict, ab_verdict::unsure);
+  EXPECT_THAT(d.reason, HasSubstr("+-0.100% of it is the clock's step, which longer samples "
+                                  "(--min-sample-time) narrow and more time does not"));
+  // The rounds' spread making most of the width: more time.
+  const ab_decision wide =
+      decide(widened_by_resolution(interval(1.004, 0.999, 1.009), 0.001), 0.005, std::nullopt);
+  EXPECT_EQ(wide.verdict, ab_verdict::unsure);
+  EXPECT_THAT(wide.reason, HasSubstr("more time (--max-time) narrows it"));
+}
+
 TEST(AbDecide, TheGateFailsOnlyWhenTheWholeIntervalLiesAboveIt) {
   EXPECT_TRUE(decide(interval(1.02, 1.015, 1.025), 0.005, 0.01).gate_failed);
   EXPECT_FALSE(decide(interval(1.02, 1.005, 1.035), 0.005, 0.01).gate_failed);  // not sure
