@@ -174,13 +174,15 @@ TEST(AbDecide, SaysSlowerFasterSameOrUnsureAgainstTheThreshold) {
 
 TEST(AbDecide, AnUnsureIntervalMostlyOfTheClocksStepAsksForLongerSamplesNotMoreTime) {
   using ::testing::HasSubstr;
-  // [+0.25%, +0.55%]: the rounds' own +-0.05% around +0.40%, widened +-0.10% for the step.
+  // [+0.25%, +0.55%]: the rounds' own +-0.05% around +0.40%, widened +-0.10% for the step
+  // (the step at least the rounds' own half-width).
   const ab_interval rounds = interval(1.004, 1.0035, 1.0045);
   const ab_interval widened = widened_by_resolution(rounds, 0.001);
   const ab_decision d = decide(widened, 0.005, std::nullopt);
   EXPECT_EQ(d.verdict, ab_verdict::unsure);
   EXPECT_THAT(d.reason, HasSubstr("+-0.100% of it is the clock's step, which longer samples "
-                                  "(--min-sample-time) narrow and more time does not"));
+                                  "(--min-sample-time, or a larger --batch) narrow and more time "
+                                  "does not"));
   // The rounds' spread making most of the width: more time.
   const ab_decision wide =
       decide(widened_by_resolution(interval(1.004, 0.999, 1.009), 0.001), 0.005, std::nullopt);

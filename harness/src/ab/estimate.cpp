@@ -169,18 +169,20 @@ ab_decision decide(const ab_interval& interval, double threshold,
     d.reason = fmt::format("the interval {} lies within +-{}, the threshold", bounds, limit);
   } else {
     d.verdict = ab_verdict::unsure;
-    // When the clock's step is half the interval's width or more, more rounds cannot narrow it
-    // much: longer samples can.
-    const bool step_bound =
-        interval.resolution > 0 && interval.resolution >= interval.relative_half_width() / 2;
+    // When the clock's step widens the interval at least as much as the round ratios' own spread
+    // does, more rounds cannot narrow it much: longer samples can.
+    const double keep = 1 - interval.resolution;
+    const double rounds_half = (interval.upper * keep - interval.lower / keep) / 2 / interval.ratio;
+    const bool step_bound = interval.resolution > 0 && interval.resolution >= rounds_half;
     d.reason = fmt::format(
         "the interval {} reaches across {}{}, the threshold: {}, or a wider --threshold decides "
         "it",
         bounds, interval.upper > 1 + threshold ? "+" : "-", limit,
-        step_bound ? fmt::format("+-{} of it is the clock's step, which longer samples "
-                                 "(--min-sample-time) narrow and more time does not",
-                                 percent_text(interval.resolution, 3))
-                   : std::string("more time (--max-time) narrows it"));
+        step_bound
+            ? fmt::format("+-{} of it is the clock's step, which longer samples "
+                          "(--min-sample-time, or a larger --batch) narrow and more time does not",
+                          percent_text(interval.resolution, 3))
+            : std::string("more time (--max-time) narrows it"));
   }
   if (fail_if_slower && interval.lower > 1 + *fail_if_slower) {
     d.gate_failed = true;
