@@ -10,8 +10,8 @@
 
 namespace harness::builtin {
 
-// `harness ab sort_ints/10000 sort_ints/20000` calls two arguments in turn, and an input remade
-// whenever the argument changed was remade, inside the timed call, at every turn. Two, because ab
+// `harness ab sort_ints/10000 sort_ints/20000` calls two arguments in turn: with one input, remade
+// whenever the argument changed, every turn remade it inside the timed call. Two, because ab
 // compares two sides (and A/A shares one); a sweep over arguments keeps only its last two.
 template <class Input>
 class last_two_inputs {
