@@ -100,6 +100,19 @@ print(n["per_call"])' "$work/i$i.json")")
   if [ "${#counts[@]}" -eq 5 ] && [ "$(printf '%s\n' "${counts[@]}" | sort -u | wc -l)" -eq 1 ]; then
     pass
   else fail "instructions: not the same count in 5 processes: ${counts[*]}"; fi
+  # The same count in --line's {counted_instructions} and in CSV's column, on every row.
+  if expect 0 instructions-line -- -w xor_loop/1000000 -w empty -n 3 --warmup 0 --no-baseline \
+    --instructions --line '{workload} {phase} {counted_instructions}' -o "$work/i.csv"; then
+    contains out "xor_loop/1000000 prepared ${counts[0]:-none}" instructions-line
+    if python3 - "$work/i.csv" "${counts[0]:-none}" <<'PY'; then pass; else fail "instructions-line: CSV"; fi
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+xor = [r for r in rows if r["workload"] == "xor_loop/1000000"]
+assert xor and all(r["counted_instructions"] == sys.argv[2] for r in xor), xor[:2]
+empty = [r for r in rows if r["workload"] == "empty"]
+assert empty and all(int(r["counted_instructions"]) < 1000 for r in empty), empty[:2]
+PY
+  fi
   # Twice the iterations, twice the instructions, within the call's few of its own.
   if expect 0 instructions-double -- -w xor_loop/2000000 -w xor_loop/1000000 -n 3 --warmup 0 \
     --no-baseline --instructions --cache-sim -o "$work/double.json"; then

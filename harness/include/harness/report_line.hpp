@@ -36,6 +36,9 @@
 //                 ns); n/a when it was not read (not asked for, or not available here)
 //   {ipc}         instructions per cycle at the floor sample; n/a without both counters
 //   {phase_migrations}  CPU migrations over the whole phase (0: a pin held); n/a when not read
+//   {counted_instructions}  the workload's instructions per call counted under Valgrind
+//                 (--instructions; the median of the counted calls), the same on each of its
+//                 phases' lines; n/a when not counted
 //   {clock}       the clock source's name
 //   {0} {1} {2}   runs, seconds, calls per second as plain numbers, as in profile()
 // Caveat: every figure is derived from ticks with the clock's ticks_per_second() (a calibrated
@@ -74,54 +77,57 @@ inline constexpr std::size_t bytes_per_second = workload + 15;
 inline constexpr std::size_t counters = workload + 16;  // one slot per cpu_counter, in order
 inline constexpr std::size_t ipc = counters + kCpuCounterCount;
 inline constexpr std::size_t phase_migrations = ipc + 1;
-inline constexpr std::size_t count = phase_migrations + 1;
+inline constexpr std::size_t counted_instructions = phase_migrations + 1;
+inline constexpr std::size_t count = counted_instructions + 1;
 }  // namespace line_slot
 
 namespace detail {
 inline constexpr std::array<value_kind, line_slot::count> kLineSlots = join_tables(
-    kProfileSlots,
-    std::array<value_kind, line_slot::count - profile_slot::count>{
-        value_kind::text, value_kind::text, value_kind::real, value_kind::real, value_kind::real,
-        value_kind::real, value_kind::integer, value_kind::text, value_kind::integer,
-        value_kind::text, value_kind::real, value_kind::integer, value_kind::real, value_kind::real,
-        value_kind::real, value_kind::real,
-        // the counters, {ipc}, {phase_migrations}
-        value_kind::real, value_kind::real, value_kind::real, value_kind::real, value_kind::real,
-        value_kind::real, value_kind::real, value_kind::real, value_kind::real, value_kind::real,
-        value_kind::real, value_kind::real, value_kind::real, value_kind::real});
-inline constexpr std::array<named_token, line_slot::count> kLineNamed = join_tables(
-    kProfileNamed, std::array<named_token, line_slot::count - profile_slot::count>{{
-                       {"workload", line_slot::workload, human_style::plain},
-                       {"phase", line_slot::phase, human_style::plain},
-                       {"min", line_slot::min, human_style::duration},
-                       {"max", line_slot::max, human_style::duration},
-                       {"spread", line_slot::spread, human_style::duration},
-                       {"median", line_slot::median, human_style::duration},
-                       {"samples", line_slot::samples, human_style::grouped},
-                       {"verdict", line_slot::verdict, human_style::plain},
-                       {"disturbed", line_slot::disturbed, human_style::grouped},
-                       {"confirmed", line_slot::confirmed, human_style::plain},
-                       {"floor", line_slot::floor, human_style::duration},
-                       {"iterations", line_slot::iterations, human_style::grouped},
-                       {"per_iteration", line_slot::per_iteration, human_style::duration},
-                       {"ns_per_iteration", line_slot::ns_per_iteration, human_style::two_decimals},
-                       {"items_per_second", line_slot::items_per_second, human_style::item_rate},
-                       {"bytes_per_second", line_slot::bytes_per_second, human_style::byte_rate},
-                       {"task_clock", line_slot::counters + 0, human_style::plain},
-                       {"page_faults", line_slot::counters + 1, human_style::plain},
-                       {"minor_faults", line_slot::counters + 2, human_style::plain},
-                       {"major_faults", line_slot::counters + 3, human_style::plain},
-                       {"context_switches", line_slot::counters + 4, human_style::plain},
-                       {"cpu_migrations", line_slot::counters + 5, human_style::plain},
-                       {"cycles", line_slot::counters + 6, human_style::plain},
-                       {"instructions", line_slot::counters + 7, human_style::plain},
-                       {"branches", line_slot::counters + 8, human_style::plain},
-                       {"branch_misses", line_slot::counters + 9, human_style::plain},
-                       {"cache_references", line_slot::counters + 10, human_style::plain},
-                       {"cache_misses", line_slot::counters + 11, human_style::plain},
-                       {"ipc", line_slot::ipc, human_style::two_decimals},
-                       {"phase_migrations", line_slot::phase_migrations, human_style::plain},
-                   }});
+    kProfileSlots, std::array<value_kind, line_slot::count - profile_slot::count>{
+                       value_kind::text, value_kind::text, value_kind::real, value_kind::real,
+                       value_kind::real, value_kind::real, value_kind::integer, value_kind::text,
+                       value_kind::integer, value_kind::text, value_kind::real, value_kind::integer,
+                       value_kind::real, value_kind::real, value_kind::real, value_kind::real,
+                       // the counters, {ipc}, {phase_migrations}, {counted_instructions}
+                       value_kind::real, value_kind::real, value_kind::real, value_kind::real,
+                       value_kind::real, value_kind::real, value_kind::real, value_kind::real,
+                       value_kind::real, value_kind::real, value_kind::real, value_kind::real,
+                       value_kind::real, value_kind::real, value_kind::integer});
+inline constexpr std::array<named_token, line_slot::count> kLineNamed =
+    join_tables(kProfileNamed,
+                std::array<named_token, line_slot::count - profile_slot::count>{{
+                    {"workload", line_slot::workload, human_style::plain},
+                    {"phase", line_slot::phase, human_style::plain},
+                    {"min", line_slot::min, human_style::duration},
+                    {"max", line_slot::max, human_style::duration},
+                    {"spread", line_slot::spread, human_style::duration},
+                    {"median", line_slot::median, human_style::duration},
+                    {"samples", line_slot::samples, human_style::grouped},
+                    {"verdict", line_slot::verdict, human_style::plain},
+                    {"disturbed", line_slot::disturbed, human_style::grouped},
+                    {"confirmed", line_slot::confirmed, human_style::plain},
+                    {"floor", line_slot::floor, human_style::duration},
+                    {"iterations", line_slot::iterations, human_style::grouped},
+                    {"per_iteration", line_slot::per_iteration, human_style::duration},
+                    {"ns_per_iteration", line_slot::ns_per_iteration, human_style::two_decimals},
+                    {"items_per_second", line_slot::items_per_second, human_style::item_rate},
+                    {"bytes_per_second", line_slot::bytes_per_second, human_style::byte_rate},
+                    {"task_clock", line_slot::counters + 0, human_style::plain},
+                    {"page_faults", line_slot::counters + 1, human_style::plain},
+                    {"minor_faults", line_slot::counters + 2, human_style::plain},
+                    {"major_faults", line_slot::counters + 3, human_style::plain},
+                    {"context_switches", line_slot::counters + 4, human_style::plain},
+                    {"cpu_migrations", line_slot::counters + 5, human_style::plain},
+                    {"cycles", line_slot::counters + 6, human_style::plain},
+                    {"instructions", line_slot::counters + 7, human_style::plain},
+                    {"branches", line_slot::counters + 8, human_style::plain},
+                    {"branch_misses", line_slot::counters + 9, human_style::plain},
+                    {"cache_references", line_slot::counters + 10, human_style::plain},
+                    {"cache_misses", line_slot::counters + 11, human_style::plain},
+                    {"ipc", line_slot::ipc, human_style::two_decimals},
+                    {"phase_migrations", line_slot::phase_migrations, human_style::plain},
+                    {"counted_instructions", line_slot::counted_instructions, human_style::plain},
+                }});
 }  // namespace detail
 
 // The positional tokens {0} {1} {2} are profile()'s: runs, seconds, calls per second.

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
@@ -43,7 +44,17 @@ void write_csv_report(std::ostream& out, const report_model& model) {
              "context_switch,block,ns_per_iteration,items_per_second,bytes_per_second,error");
   for (const cpu_counter c : counters)
     fmt::print(out, ",{}", id_of(c));
+  // --instructions: the workload's count per call under Valgrind, on each of its rows.
+  const bool counted =
+      std::any_of(report.results.begin(), report.results.end(),
+                  [](const workload_result& r) { return r.instructions.has_value(); });
+  if (counted) fmt::print(out, ",counted_instructions");
   fmt::print(out, "\n");
+  const auto instructions_field = [&](const workload_result& r) -> std::string {
+    if (!counted) return {};
+    if (!r.instructions || r.instructions->per_call.empty()) return ",";
+    return fmt::format(",{}", report_detail::median_of(r.instructions->per_call));
+  };
   // The sample's counts per call, one field each; empty where not counted.
   const auto counter_fields = [&](const phase_result& p, std::size_t i) {
     std::string fields;
@@ -61,8 +72,8 @@ void write_csv_report(std::ostream& out, const report_model& model) {
     for (const phase_result* p : phases_of(r)) {
       for (std::size_t i = 0; i < p->values.size(); ++i) {
         const double ns = p->values[i] * ns_per_tick;
-        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{},{},{},{},{},{}\n", name, id_of(p->kind),
-                   i, p->values[i], ns, p->disturbed(i), p->raw(i), p->batch,
+        fmt::print(out, "{},{},{},{},{},{:d},{},{},{:d},{},{},{},{},{},{}{}\n", name,
+                   id_of(p->kind), i, p->values[i], ns, p->disturbed(i), p->raw(i), p->batch,
                    static_cast<bool>(p->host_slowdown[i]),
                    p->context_switch.empty() ? std::string()
                                              : std::string(p->context_switch[i] ? "1" : "0"),
@@ -71,7 +82,7 @@ void write_csv_report(std::ostream& out, const report_model& model) {
                        ? fmt::format("{}", ns / static_cast<double>(r.iterations_per_call))
                        : std::string(),
                    per_second(r.items_per_call, ns), per_second(r.bytes_per_call, ns),
-                   counter_fields(*p, i));
+                   counter_fields(*p, i), instructions_field(r));
       }
     }
     if (r.failed()) {
@@ -79,9 +90,9 @@ void write_csv_report(std::ostream& out, const report_model& model) {
       const auto or_empty = [](std::size_t v, std::size_t less) {
         return v == 0 ? std::string() : fmt::format("{}", v - less);
       };
-      fmt::print(out, "{},{},{},,,,,{},,,{},,,,{}{}\n", name, id_of(f.stage), or_empty(f.sample, 1),
-                 f.calls_per_sample, or_empty(f.block, 0), csv_field(f.what()),
-                 std::string(counters.size(), ','));
+      fmt::print(out, "{},{},{},,,,,{},,,{},,,,{}{}{}\n", name, id_of(f.stage),
+                 or_empty(f.sample, 1), f.calls_per_sample, or_empty(f.block, 0),
+                 csv_field(f.what()), std::string(counters.size(), ','), counted ? "," : "");
     }
   }
 }

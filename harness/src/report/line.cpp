@@ -3,6 +3,8 @@
 
 #include <ostream>
 
+#include "report/counters.hpp"
+
 namespace harness {
 
 format_template parse_line_template(std::string_view text) {
@@ -57,6 +59,9 @@ void print_lines(std::ostream& out, const report_model& model, const format_temp
           values[line_slot::phase_migrations] = *f.phase_total;
       }
       if (a.counters.ipc_at_floor) values[line_slot::ipc] = *a.counters.ipc_at_floor;
+      if (r.instructions && !r.instructions->per_call.empty())
+        values[line_slot::counted_instructions] =
+            report_detail::median_of(r.instructions->per_call);
       out << line.render(values) << '\n';
     }
     if (r.failed()) {
