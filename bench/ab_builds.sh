@@ -47,8 +47,8 @@ trap 'rm -rf "$work"' EXIT
 for permille in 1000 1010; do
   g++ -O2 -std=c++20 -falign-loops=64 -falign-functions=64 -DWORK_PERMILLE=$permille \
     -I"$root/harness/include" "$root/bench/ab_pair_bench.cpp" "$build/harness/libharness_main.a" \
-    "$build/harness/libharness_cli.a" "$build/harness/libharness.a" -lbenchmark -lfmt -lspdlog \
-    -lpthread -o "$work/bench-$permille"
+    "$build/harness/libharness_cli.a" -lsqlite3 -lpq "$build/harness/libharness.a" -lbenchmark \
+    -lfmt -lspdlog -lpthread -o "$work/bench-$permille"
 done
 mkdir -p "$work/a" "$work/a2" "$work/b"
 cp "$work/bench-1000" "$work/a/bench"
