@@ -2,6 +2,7 @@
 # `harness history` end to end (issue 29), over an SQLite store of runs saved by `--save`:
 #   - the runs listed per workload and machine in every format, filtered by --branch and --since,
 #     each floor with its 95% interval (the store's schema 2), and `-` / null for a run without one;
+#   - a store of schema 1 migrated when opened, its old runs' intervals filled from their reports;
 #   - JSON validated against the schema's fields read here, CSV a row per run;
 #   - the store only read: a missing store is exit 2 and is not made, a store file is unchanged;
 #   - bad inputs: no workload, --since that is no date, --threshold without --regressions.
@@ -68,6 +69,29 @@ if expect 0 since -- history xor_loop/1000 --db "$db" --since 2999-01-01; then
   contains out "no saved run matches what was asked" since
 fi
 [ "$(sha256sum "$db")" = "$before" ] && pass || fail "the store changed while it was only read"
+
+# A store of schema 1 (the saved one with the interval's columns dropped, its version set back):
+# history migrates it on opening and lists the old runs with their intervals, from their reports.
+cp "$db" "$work/v1.db"
+python3 - "$work/v1.db" <<'PY' || fail "v1: not made"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("ALTER TABLE phases DROP COLUMN floor_lower_ticks")
+c.execute("ALTER TABLE phases DROP COLUMN floor_upper_ticks")
+c.execute("UPDATE harness_store SET value = '1' WHERE name = 'schema_version'")
+c.commit()
+PY
+if expect 0 v1 -- history xor_loop/1000 --db "$work/v1.db" --format json; then
+  python3 - "$work/out" "$work/v1.db" <<'PY' && pass || fail "v1: $(cat "$work/out")"
+import json, sqlite3, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+assert len(runs) == 3 and all(0 <= r["floor_lower_seconds"] <= r["floor_upper_seconds"]
+                              for r in runs), runs
+v = sqlite3.connect(sys.argv[2]).execute(
+    "SELECT value FROM harness_store WHERE name = 'schema_version'").fetchone()[0]
+assert v == "2", v
+PY
+fi
 
 # Recorded data: the run saved above as 30 commits of each of two machines, floors set here.
 series() {  # series DB STEP_AT: STEP_AT 0 for noise alone
