@@ -1,10 +1,10 @@
 // The results store: runs that outlive the process (docs/store.md). One schema over two backends,
 // an SQLite file (the default, ~/.local/state/harness/results.db) and a PostgreSQL database for a
 // fleet of runners (postgresql://...). What a saved run holds: the machine it ran on, the build,
-// the commit, branch and tags CI gave, every workload's phases (floor, whether confirmed and why
-// not, minimum, median, spread, samples), every A/B answer, and the report's JSON itself. The
-// store also keeps the floor history (history.hpp) per machine key, shared by every runner that
-// writes into one database.
+// the commit, branch and tags CI gave, every workload's phases (floor and its 95% interval,
+// whether confirmed and why not, minimum, median, spread, samples), every A/B answer, and the
+// report's JSON itself. The store also keeps the floor history (history.hpp) per machine key,
+// shared by every runner that writes into one database.
 //
 // Written by the command line (cli/store_options.cpp); the read API (runs, workload_history) is
 // what `harness history` and a regression finder build on. Internal header of the store layer:
