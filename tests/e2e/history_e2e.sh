@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `harness history` end to end (issue 29), over an SQLite store of runs saved by `--save`:
-#   - the runs listed per workload and machine in every format, filtered by --branch and --since;
+#   - the runs listed per workload and machine in every format, filtered by --branch and --since,
+#     each floor with its 95% interval (the store's schema 2), and `-` / null for a run without one;
+#   - a store of schema 1 migrated when opened, its old runs' intervals filled from their reports;
 #   - JSON validated against the schema's fields read here, CSV a row per run;
 #   - the store only read: a missing store is exit 2 and is not made, a store file is unchanged;
 #   - bad inputs: no workload, --since that is no date, --threshold without --regressions.
@@ -30,6 +32,12 @@ if expect 0 console -- history xor_loop/1000 --db "$db"; then
   contains out "history: 3 runs of 1 series on 1 machine, from $db" console
   contains out "0a0a" console
   contains out "2c2c    topic" console
+  # The interval column holds an interval on every run: "[lower, upper]", never "-".
+  python3 - "$work/out" <<'PY' && pass || fail "console: a run without its interval: $(cat "$work/out")"
+import sys
+rows = [l for l in open(sys.argv[1]) if l.startswith("  20")]
+assert len(rows) == 3 and all("[" in r and "]" in r for r in rows), rows
+PY
 fi
 if expect 0 json -- history xor_loop/1000 --db "$db" --branch main --format json; then
   python3 - "$work/out" <<'PY' && pass || fail "json: $(cat "$work/py" 2>/dev/null)"
@@ -38,13 +46,22 @@ d = json.load(open(sys.argv[1]))
 assert d["history_schema_version"] == 1, d
 assert [r["commit"] for r in d["runs"]] == ["0a0a", "1b1b"], d["runs"]
 assert all(r["branch"] == "main" and r["floor_seconds"] > 0 for r in d["runs"]), d["runs"]
+# The floor's 95% interval: the minimum's, so its upper bound is the floor itself.
+assert all(0 <= r["floor_lower_seconds"] <= r["floor_seconds"] == r["floor_upper_seconds"]
+           for r in d["runs"]), d["runs"]
 assert d["regressions"] is None
 PY
 fi
 if expect 0 csv -- history xor_loop/1000 --db "$db" --format csv; then
-  [ "$(wc -l <"$work/out")" -eq 4 ] && pass || fail "csv: $(wc -l <"$work/out") lines, expected 4"
+  python3 - "$work/out" <<'PY' && pass || fail "csv: $(cat "$work/out")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 3, rows
+assert all(float(r["floor_lower_seconds"]) <= float(r["floor_upper_seconds"]) for r in rows), rows
+PY
 fi
-expect 0 markdown -- history xor_loop/1000 --db "$db" --format markdown && lacks out "## Regressions" markdown
+expect 0 markdown -- history xor_loop/1000 --db "$db" --format markdown && lacks out "## Regressions" markdown &&
+  contains out "| 95% interval |" markdown && lacks out "| - | yes |" markdown && lacks out "| - | no |" markdown
 if expect 0 regressions -- history xor_loop/1000 --db "$db" --regressions --format json; then
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["regressions"]["findings"] == [], d' "$work/out" && pass || fail "regressions: findings with too short a history"
 fi
@@ -52,6 +69,29 @@ if expect 0 since -- history xor_loop/1000 --db "$db" --since 2999-01-01; then
   contains out "no saved run matches what was asked" since
 fi
 [ "$(sha256sum "$db")" = "$before" ] && pass || fail "the store changed while it was only read"
+
+# A store of schema 1 (the saved one with the interval's columns dropped, its version set back):
+# history migrates it on opening and lists the old runs with their intervals, from their reports.
+cp "$db" "$work/v1.db"
+python3 - "$work/v1.db" <<'PY' || fail "v1: not made"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("ALTER TABLE phases DROP COLUMN floor_lower_ticks")
+c.execute("ALTER TABLE phases DROP COLUMN floor_upper_ticks")
+c.execute("UPDATE harness_store SET value = '1' WHERE name = 'schema_version'")
+c.commit()
+PY
+if expect 0 v1 -- history xor_loop/1000 --db "$work/v1.db" --format json; then
+  python3 - "$work/out" "$work/v1.db" <<'PY' && pass || fail "v1: $(cat "$work/out")"
+import json, sqlite3, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+assert len(runs) == 3 and all(0 <= r["floor_lower_seconds"] <= r["floor_upper_seconds"]
+                              for r in runs), runs
+v = sqlite3.connect(sys.argv[2]).execute(
+    "SELECT value FROM harness_store WHERE name = 'schema_version'").fetchone()[0]
+assert v == "2", v
+PY
+fi
 
 # Recorded data: the run saved above as 30 commits of each of two machines, floors set here.
 series() {  # series DB STEP_AT: STEP_AT 0 for noise alone
@@ -74,7 +114,10 @@ for m, (machine, speed) in enumerate([("machine one", 1.0), ("machine two", 0.9)
                   [over[k] for k in cols if k in over] + [src])
         step = 1.03 if machine == "machine one" and step_at and i >= step_at else 1.0
         floor = base * speed * step * (1 + rng.gauss(0, 0.003))
-        pover = {"run_id": rid, "floor_ticks": floor}
+        # A floor set here has no interval: the copies keep none (NULL, as a run saved by a
+        # harness of store schema 1 whose report had no samples).
+        pover = {"run_id": rid, "floor_ticks": floor, "floor_lower_ticks": None,
+                 "floor_upper_ticks": None}
         c.execute(f"INSERT INTO phases ({','.join(pcols)}) SELECT "
                   + ",".join("?" if k in pover else k for k in pcols) + " FROM phases WHERE run_id = ?",
                   [pover[k] for k in pcols if k in pover] + [src])
@@ -92,6 +135,8 @@ f = json.load(open(sys.argv[1]))["regressions"]["findings"]
 assert len(f) == 1, f
 assert (f[0]["commit_before"], f[0]["commit_after"], f[0]["machine"]) == ("c019", "c020", "machine one"), f
 assert 0.02 < f[0]["change"] < 0.04, f
+runs = json.load(open(sys.argv[1]))["runs"]
+assert all(r["floor_lower_seconds"] is None and r["floor_upper_seconds"] is None for r in runs), runs
 PY
 fi
 expect 4 step-console -- history xor_loop/1000 --db "$work/step.db" --regressions && contains out "c019" step-console

@@ -136,6 +136,15 @@ def main():
         if status.get("scroll_width", 0) > status.get("window_width", 0):
             problems.append(f"the page is {status.get('scroll_width')} px wide in a "
                             f"{status.get('window_width')} px window: it scrolls sideways")
+    if data["page"] == "history" and "<body data-page=" in dom_text:
+        # Each run with a floor interval shows it in the table ("[lower, upper]"), the others "-"
+        # (seen in the page's own DOM; a phone frame's holds only the frame).
+        want = sum(1 for r in data["runs"] if r.get("floor_lower_seconds") is not None
+                   and r.get("floor_upper_seconds") is not None)
+        cells = len(re.findall(r"<td[^>]*>\[", dom_text))
+        if cells != want:
+            problems.append(f"{cells} interval cells in the tables, expected {want} (the runs "
+                            f"with an interval)")
     if status.get("dark") != args.dark:
         problems.append(f"dark colour scheme: {status.get('dark')}, expected {args.dark}")
     for p in problems:

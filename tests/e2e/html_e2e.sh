@@ -173,6 +173,10 @@ for c in 0a0a 1b1b 2c2c; do
 done
 if expect 0 history-html -- history xor_loop/1000 --db "$work/h.db" --regressions \
   -o "$work/history.html"; then
+  # The floors carry their intervals (store schema 2), which the page draws and lists.
+  if grep -qE '"floor_lower_seconds": ?[0-9]' "$work/history.html"; then pass; else
+    fail "history-html: no run has a floor interval"
+  fi
   check_page history "$work/history.html" light
 fi
 

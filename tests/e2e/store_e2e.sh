@@ -39,6 +39,10 @@ runner=e2e"
 sql default-phases "$db" "SELECT workload, phase, samples >= 5, floor_ticks IS NOT NULL FROM phases ORDER BY phase" \
   "empty|baseline|1|1
 empty|prepared|1|1"
+# The floor's 95% interval (schema 2): the minimum's, from the report's samples.
+sql default-interval "$db" "SELECT phase, floor_lower_ticks <= floor_upper_ticks, floor_upper_ticks = min_ticks FROM phases ORDER BY phase" \
+  "baseline|1|1
+prepared|1|1"
 sql default-machine "$db" "SELECT machine = cpu_model || ' | ' || printf('TSC %.0f MHz', tsc_hz / 1e6) || ' | ' || kernel || ' | ' || host, build LIKE 'xxh3:%' FROM runs" \
   "1|1"
 # The saved report is the run's JSON report: the same figures as -o's file.
@@ -63,6 +67,8 @@ expect 0 gbench-save -- gbench -n 3 --blocks 2 --min-time 1ms --warmup 0 --save 
 sql gbench-rows "$work/g.db" "SELECT DISTINCT r.kind, p.phase FROM runs r JOIN phases p ON p.run_id = r.id ORDER BY p.phase" \
   "gbench|baseline
 gbench|prepared"
+sql gbench-interval "$work/g.db" "SELECT DISTINCT floor_lower_ticks <= floor_upper_ticks, floor_upper_ticks = min_ticks FROM phases" \
+  "1|1"
 
 # --- an interrupted run saves nothing -----------------------------------------------------------
 "$harness" -w xor_loop -n 400 --warmup 0 --save --db "$work/int.db" >"$work/out" 2>"$work/err" &

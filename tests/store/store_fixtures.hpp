@@ -10,11 +10,33 @@
 
 namespace harness::store::fixtures {
 
-// A run report of one workload, sort/1000: a first call, a baseline whose floor is not confirmed,
-// and a prepared phase whose floor is `floor` ticks, confirmed.
-inline std::string run_report(double floor) {
+// A sample row of "benchmarks" (docs/output.md): `ticks` per call of workload 0's `phase`.
+inline std::string sample_row(const std::string& phase, double ticks) {
+  const std::string name = phase == "prepared" ? "sort/1000" : "sort/1000/" + phase;
   return fmt::format(
-      R"({{"context": {{"host_name": "runner-1"}}, "benchmarks": [], "harness": {{
+      R"({{"name": "{0}", "family_index": 0, "run_name": "{0}", "run_type": "iteration", )"
+      R"("iterations": 1, "phase": "{1}", "ticks": {2}}})",
+      name, phase, ticks);
+}
+
+// The sample rows of run_report(floor): the first call; the baseline's 5 samples, 110 ticks and
+// up by 2 (its minimum's 95% interval [72, 110]); the prepared phase's 20, `floor` and up by
+// floor / 800 (its interval [floor - 19 floor / 800, floor]: [97.625, 100] for 100).
+inline std::string sample_rows(double floor) {
+  std::string rows = sample_row("first", 900);
+  for (int i = 0; i < 5; ++i)
+    rows += ", " + sample_row("baseline", 110.0 + 2 * i);
+  for (int i = 0; i < 20; ++i)
+    rows += ", " + sample_row("prepared", floor + i * floor / 800);
+  return rows;
+}
+
+// A run report of one workload, sort/1000: a first call, a baseline whose floor is not confirmed,
+// and a prepared phase whose floor is `floor` ticks, confirmed; with its sample rows, or without
+// them (`with_samples` false, as a report that kept none).
+inline std::string run_report(double floor, bool with_samples = true) {
+  return fmt::format(
+      R"({{"context": {{"host_name": "runner-1"}}, "benchmarks": [{2}], "harness": {{
   "schema_version": 1, "harness_version": "0.1.0",
   "clock": {{"name": "tsc", "ticks_per_second": 2500000000.0}},
   "workloads": [{{"name": "sort/1000", "phases": [
@@ -26,7 +48,7 @@ inline std::string run_report(double floor) {
       "spread_percent": 1.5, "verdict": "stable",
       "floor": {{"confirmed": true, "ticks": {0}, "findings": []}}}}]}}]}}}}
 )",
-      floor, floor * 1.0125);
+      floor, floor * 1.0125, with_samples ? sample_rows(floor) : std::string());
 }
 
 inline std::string ab_report() {

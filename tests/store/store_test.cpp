@@ -124,6 +124,10 @@ TEST_P(StoreTest, SavesARunWholeAndListsIt) {
   EXPECT_DOUBLE_EQ(*p.median_ticks, 101.25);
   EXPECT_DOUBLE_EQ(*p.spread_percent, 1.5);
   EXPECT_DOUBLE_EQ(*p.floor_ticks, 100.0);
+  // The floor's 95% interval, from the report's samples (100 and 100.125 the fastest two).
+  ASSERT_TRUE(p.floor_lower && p.floor_upper);
+  EXPECT_NEAR(*p.floor_lower, 97.625, 1e-9);
+  EXPECT_DOUBLE_EQ(*p.floor_upper, 100.0);
   EXPECT_TRUE(p.floor_confirmed);
   EXPECT_EQ(p.floor_findings, "");
   EXPECT_EQ(p.verdict, "stable");
@@ -132,6 +136,8 @@ TEST_P(StoreTest, SavesARunWholeAndListsIt) {
   ASSERT_EQ(baseline.size(), 1u);
   EXPECT_FALSE(baseline[0].phase.floor_confirmed);
   EXPECT_EQ(baseline[0].phase.floor_findings, "too_few_blocks,no_agreement");
+  EXPECT_NEAR(baseline[0].phase.floor_lower.value_or(-1), 72.0, 1e-9);
+  EXPECT_DOUBLE_EQ(baseline[0].phase.floor_upper.value_or(-1), 110.0);
   // The first call is not kept.
   EXPECT_TRUE(store->workload_history("sort/1000", "first", {}).empty());
 }
@@ -196,16 +202,91 @@ TEST_P(StoreTest, ReopensAndMigratesOnce) {
   EXPECT_EQ(again->runs({}).size(), 1u);
 }
 
+// A store made as a harness of schema 1 made it: its SQL, its version, and one run's rows as
+// that harness saved them (no floor interval columns).
+void make_version_1_store(database& db, const std::vector<std::string>& reports) {
+  db.execute(migration_sql(0));
+  db.query("INSERT INTO harness_store (name, value) VALUES ('schema_version', '1')", {});
+  const machine_identity m{"Test CPU", 2.5e9, "Linux 6.1.0", "runner-1"};
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const std::string id = fmt::format("{:032x}", i + 1);
+    const report_rows rows = rows_of_report(reports[i]);
+    db.query(
+        "INSERT INTO runs (id, kind, saved_unix, saved_at, machine, cpu_model, tsc_hz, kernel, "
+        "host, build, commit_sha, branch, clock, ticks_per_second, harness_version, "
+        "phase_count, ab_count, tag_count, report_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, "
+        "$9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
+        {id, rows.kind, static_cast<std::int64_t>(1'700'000'000 + i), "2023-11-14T22:13:20Z",
+         m.key(), m.cpu_model, m.tsc_hz, m.kernel, m.host, "xxh3:1", fmt::format("c{}", i), "main",
+         rows.clock, rows.ticks_per_second, rows.harness_version,
+         static_cast<std::int64_t>(rows.phases.size()), std::int64_t{0}, std::int64_t{0},
+         reports[i]});
+    for (const phase_row& p : rows.phases) {
+      db.query(
+          "INSERT INTO phases (run_id, workload, phase, samples, min_ticks, median_ticks, "
+          "spread_percent, floor_ticks, floor_confirmed, floor_findings, verdict) VALUES ($1, "
+          "$2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+          {id, p.workload, p.phase, p.samples, maybe(p.min_ticks), maybe(p.median_ticks),
+           maybe(p.spread_percent), maybe(p.floor_ticks),
+           static_cast<std::int64_t>(p.floor_confirmed), p.floor_findings, p.verdict});
+    }
+  }
+}
+
+std::unique_ptr<database> open_raw(const std::string& where) {
+  return is_database_url(where) ? open_postgres(where) : open_sqlite(where, true);
+}
+
+TEST_P(StoreTest, MigratesAVersion1StoreInPlace) {
+  // Two runs: one whose report has its sample rows, one whose report has none.
+  make_version_1_store(*open_raw(where_),
+                       {fixtures::run_report(100.0), fixtures::run_report(200.0, false)});
+  {
+    auto store = open_store(where_, false);
+    const auto points = store->workload_history("sort/1000", "prepared", {});
+    ASSERT_EQ(points.size(), 2u);
+    // The old rows kept what they held and gained the interval from their reports' samples.
+    EXPECT_EQ(points[0].run.commit, "c0");
+    EXPECT_DOUBLE_EQ(points[0].phase.floor_ticks.value_or(-1), 100.0);
+    EXPECT_TRUE(points[0].phase.floor_confirmed);
+    EXPECT_NEAR(points[0].phase.floor_lower.value_or(-1), 97.625, 1e-9);
+    EXPECT_DOUBLE_EQ(points[0].phase.floor_upper.value_or(-1), 100.0);
+    // No samples in the report: no interval (NULL), the rest as it was.
+    EXPECT_DOUBLE_EQ(points[1].phase.floor_ticks.value_or(-1), 200.0);
+    EXPECT_EQ(points[1].phase.floor_lower, std::nullopt);
+    EXPECT_EQ(points[1].phase.floor_upper, std::nullopt);
+    const auto baseline = store->workload_history("sort/1000", "baseline", {});
+    ASSERT_EQ(baseline.size(), 2u);
+    EXPECT_NEAR(baseline[0].phase.floor_lower.value_or(-1), 72.0, 1e-9);
+    EXPECT_TRUE(store->partial_runs().empty());
+    // And a run saved after the migration has its interval.
+    store->save(fixtures::request("run", 300.0));
+    const auto after = store->workload_history("sort/1000", "prepared", {});
+    ASSERT_EQ(after.size(), 3u);
+    EXPECT_DOUBLE_EQ(after[2].phase.floor_upper.value_or(-1), 300.0);
+  }
+  auto db = open_raw(where_);
+  EXPECT_EQ(version_of(*db), 2);
+  EXPECT_EQ(kSchemaVersion, 2);
+  // Opened again: nothing more to migrate.
+  db.reset();
+  EXPECT_EQ(open_store(where_, false)->runs({}).size(), 3u);
+}
+
 TEST_P(StoreTest, RefusesANewerSchemaUnchanged) {
   open_store(where_, true);
-  raw_sql(where_, "UPDATE harness_store SET value = '2' WHERE name = 'schema_version'");
+  const int newer = kSchemaVersion + 1;
+  raw_sql(where_, fmt::format("UPDATE harness_store SET value = '{}' WHERE name = "
+                              "'schema_version'",
+                              newer));
   const std::string before = sqlite() ? slurp(where_) : "";
   try {
     open_store(where_, true);
-    FAIL() << "a store of schema 2 was opened";
+    FAIL() << "a store of schema " << newer << " was opened";
   } catch (const store_unusable& e) {
     EXPECT_NE(
-        std::string(e.what()).find("newer harness (store schema 2, this build knows up to 1)"),
+        std::string(e.what()).find(fmt::format(
+            "newer harness (store schema {}, this build knows up to {})", newer, kSchemaVersion)),
         std::string::npos)
         << e.what();
   }
@@ -362,6 +443,13 @@ TEST(StoreRows, TakesTheFiguresOfAReport) {
   EXPECT_EQ(rows.kind, "run");
   ASSERT_EQ(rows.phases.size(), 2u);
   EXPECT_EQ(rows.phases[1].phase, "prepared");
+  EXPECT_NEAR(rows.phases[1].floor_lower.value_or(-1), 97.625, 1e-9);
+  EXPECT_DOUBLE_EQ(rows.phases[1].floor_upper.value_or(-1), 100.0);
+  // A report without its sample rows gives no interval.
+  const report_rows bare = rows_of_report(fixtures::run_report(100, false));
+  ASSERT_EQ(bare.phases.size(), 2u);
+  EXPECT_EQ(bare.phases[1].floor_lower, std::nullopt);
+  EXPECT_EQ(bare.phases[1].floor_upper, std::nullopt);
   const report_rows ab = rows_of_report(fixtures::ab_report());
   ASSERT_EQ(ab.ab.size(), 1u);
   EXPECT_EQ(ab.ab[0].b, "sort/2000");

@@ -86,6 +86,11 @@ std::vector<history_run> runs_of(const std::vector<store::phase_point>& points) 
       return *ticks / tps;
     };
     r.floor_seconds = seconds(p.phase.floor_ticks ? p.phase.floor_ticks : p.phase.min_ticks);
+    // The minimum's interval: the floor's, as the floor is the phase's minimum.
+    if (p.phase.floor_lower && p.phase.floor_upper) {
+      r.floor_lower = seconds(p.phase.floor_lower);
+      r.floor_upper = seconds(p.phase.floor_upper);
+    }
     r.confirmed = p.phase.floor_confirmed;
     r.unconfirmed = p.phase.floor_confirmed ? "" : p.phase.floor_findings;
     r.median_seconds = seconds(p.phase.median_ticks);

@@ -4,9 +4,13 @@
 // the report said.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <vector>
 
+#include "harness/statistics.hpp"
 #include "store/database.hpp"
 #include "store/store.hpp"
 
@@ -46,7 +50,24 @@ std::int64_t count(const json& object, const char* name) {
   return 0;
 }
 
-phase_row phase_of(const std::string& workload, const json& p) {
+// The sample rows of "benchmarks" (run_type "iteration"), their ticks per call per workload
+// (family_index, its place in harness.workloads) and phase, as report_reader.hpp reads them.
+using sample_ticks = std::map<std::pair<std::int64_t, std::string>, std::vector<double>>;
+sample_ticks samples_of(const json& doc) {
+  sample_ticks out;
+  const json& rows = member(doc, "benchmarks");
+  if (!rows.is_array()) return out;
+  for (const json& r : rows) {
+    if (text(r, "run_type") != "iteration" || !member(r, "family_index").is_number_integer())
+      continue;
+    const std::optional<double> ticks = number(r, "ticks");
+    if (!ticks) continue;
+    out[{count(r, "family_index"), text(r, "phase")}].push_back(*ticks);
+  }
+  return out;
+}
+
+phase_row phase_of(const std::string& workload, const json& p, std::vector<double>* samples) {
   phase_row row;
   row.workload = workload;
   row.phase = text(p, "phase");
@@ -66,6 +87,17 @@ phase_row phase_of(const std::string& workload, const json& p) {
         if (!row.floor_findings.empty()) row.floor_findings += ',';
         row.floor_findings += f.get<std::string>();
       }
+    }
+  }
+  // The minimum's 95% interval, as the console prints it beside the minimum ("[a, b]"): the
+  // report keeps the samples, not the interval, so it is computed from them with the same
+  // estimator (Robson-Whitlock, stats::minimum_ci_sorted). The floor is the lowest block
+  // minimum, the phase's minimum: this is its interval. None from fewer than two samples.
+  if (samples != nullptr) {
+    std::sort(samples->begin(), samples->end());
+    if (const auto ci = stats::minimum_ci_sorted(*samples)) {
+      row.floor_lower = ci->lower;
+      row.floor_upper = ci->upper;
     }
   }
   return row;
@@ -119,14 +151,18 @@ report_rows rows_of_report(std::string_view text_json) {
   rows.kind = member(harness_block, "source").is_object() ? "gbench" : "run";
   const json& workloads = member(harness_block, "workloads");
   if (!workloads.is_array()) refuse("no \"harness.workloads\" list");
-  for (const json& w : workloads) {
+  sample_ticks samples = samples_of(doc);
+  for (std::size_t i = 0; i < workloads.size(); ++i) {
+    const json& w = workloads[i];
     const std::string name = text(w, "name");
     const json& phases = member(w, "phases");
     if (!phases.is_array()) continue;
     for (const json& p : phases) {
       // The first call is one sample, and no figure to follow over commits.
-      if (text(p, "phase") == "first") continue;
-      rows.phases.push_back(phase_of(name, p));
+      const std::string phase = text(p, "phase");
+      if (phase == "first") continue;
+      const auto found = samples.find({static_cast<std::int64_t>(i), phase});
+      rows.phases.push_back(phase_of(name, p, found == samples.end() ? nullptr : &found->second));
     }
   }
   return rows;

@@ -12,12 +12,44 @@
 namespace harness::store {
 namespace {
 
+// The v2 step's filling of the floor interval's columns for the runs saved before it: each run's
+// phases read again from the report JSON the store keeps, as a save reads them (report_rows.cpp).
+// A report that is not one (none is: only saves wrote them) leaves its rows' bounds NULL, as do
+// phases without two samples and reports saved without their sample rows.
+void fill_floor_intervals(database& db) {
+  for (const row& run :
+       db.query("SELECT id FROM runs WHERE phase_count > 0 ORDER BY saved_unix, id", {})) {
+    const std::string id = text_of(run[0]);
+    const auto report = db.query("SELECT report_json FROM runs WHERE id = $1", {id});
+    if (report.empty()) continue;
+    report_rows rows;
+    try {
+      rows = rows_of_report(text_of(report[0][0]));
+    } catch (const store_failed&) {
+      continue;
+    }
+    for (const phase_row& p : rows.phases) {
+      if (!p.floor_lower || !p.floor_upper) continue;
+      db.query(
+          "UPDATE phases SET floor_lower_ticks = $1, floor_upper_ticks = $2 WHERE run_id = $3 "
+          "AND workload = $4 AND phase = $5",
+          {*p.floor_lower, *p.floor_upper, id, p.workload, p.phase});
+    }
+  }
+}
+
+struct migration {
+  const char* sql;
+  void (*fill)(database& db);  // after the SQL, in its transaction; may be null
+};
+
 // Each migration takes the store from version i to i + 1; all that a store needs run in one
 // transaction, with the version written at its end. A new version appends a step: a table added,
-// a column with a default; never a step that loses what older harnesses wrote.
-const char* const kMigrations[] = {
+// a column with a default (or NULL, filled from what the store keeps); never a step that loses
+// what older harnesses wrote.
+const migration kMigrations[] = {
     // 0 -> 1: the first schema.
-    R"sql(
+    {R"sql(
 CREATE TABLE harness_store (
   name TEXT PRIMARY KEY,
   value TEXT NOT NULL);
@@ -92,6 +124,14 @@ CREATE TABLE history_imports (
   source TEXT PRIMARY KEY,
   imported_unix BIGINT NOT NULL);
 )sql",
+     nullptr},
+    // 1 -> 2: the floor's 95% interval (the minimum's, in ticks per call) beside floor_ticks;
+    // filled for the runs saved before from their reports' samples.
+    {R"sql(
+ALTER TABLE phases ADD COLUMN floor_lower_ticks DOUBLE PRECISION;
+ALTER TABLE phases ADD COLUMN floor_upper_ticks DOUBLE PRECISION;
+)sql",
+     fill_floor_intervals},
 };
 constexpr int kMigrationCount = static_cast<int>(std::size(kMigrations));
 static_assert(kMigrationCount == kSchemaVersion, "one migration per schema version");
@@ -115,8 +155,10 @@ void migrate(database& db) {
   const int version = version_of(db);
   refuse_newer(db, version);
   if (version == kSchemaVersion) return;
-  for (int step = version; step < kMigrationCount; ++step)
-    db.execute(kMigrations[step]);
+  for (int step = version; step < kMigrationCount; ++step) {
+    db.execute(kMigrations[step].sql);
+    if (kMigrations[step].fill != nullptr) kMigrations[step].fill(db);
+  }
   if (version == 0) {
     db.query("INSERT INTO harness_store (name, value) VALUES ('schema_version', $1)",
              {std::to_string(kSchemaVersion)});
@@ -176,6 +218,11 @@ void check_path(const std::filesystem::path& path, bool may_create) {
 }
 
 }  // namespace
+
+const char* migration_sql(int version) {
+  if (version < 0 || version >= kMigrationCount) return nullptr;
+  return kMigrations[version].sql;
+}
 
 int version_of(database& db) {
   // Any table first, ours second: each read sees what was committed when it ran, and another

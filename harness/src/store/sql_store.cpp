@@ -93,11 +93,13 @@ class sql_store final : public results_store {
     for (const phase_row& p : rows.phases) {
       db_->query(
           "INSERT INTO phases (run_id, workload, phase, samples, min_ticks, median_ticks, "
-          "spread_percent, floor_ticks, floor_confirmed, floor_findings, verdict) VALUES ($1, $2, "
-          "$3, $4, $5, $6, $7, $8, $9, $10, $11)",
+          "spread_percent, floor_ticks, floor_confirmed, floor_findings, verdict, "
+          "floor_lower_ticks, floor_upper_ticks) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
+          "$10, $11, $12, $13)",
           {id, p.workload, p.phase, p.samples, maybe(p.min_ticks), maybe(p.median_ticks),
            maybe(p.spread_percent), maybe(p.floor_ticks),
-           static_cast<std::int64_t>(p.floor_confirmed), p.floor_findings, p.verdict});
+           static_cast<std::int64_t>(p.floor_confirmed), p.floor_findings, p.verdict,
+           maybe(p.floor_lower), maybe(p.floor_upper)});
     }
     for (std::size_t i = 0; i < rows.ab.size(); ++i) {
       const ab_row& a = rows.ab[i];
@@ -133,16 +135,26 @@ class sql_store final : public results_store {
     for (const row& r : db_->query(
              fmt::format("SELECT {}, p.workload, p.phase, p.samples, p.min_ticks, p.median_ticks, "
                          "p.spread_percent, p.floor_ticks, p.floor_confirmed, p.floor_findings, "
-                         "p.verdict FROM phases p JOIN runs r ON r.id = p.run_id WHERE "
+                         "p.verdict, p.floor_lower_ticks, p.floor_upper_ticks FROM phases p "
+                         "JOIN runs r ON r.id = p.run_id WHERE "
                          "p.workload = $1 AND p.phase = $2{} ORDER BY r.saved_unix, r.id",
                          kRunColumns, where),
              params)) {
       phase_point point{run_of(r), {}};
       const std::size_t c = kRunColumnCount;
-      point.phase = {text_of(r[c]),     text_of(r[c + 1]),         integer_of(r[c + 2]),
-                     real_of(r[c + 3]), real_of(r[c + 4]),         real_of(r[c + 5]),
-                     real_of(r[c + 6]), integer_of(r[c + 7]) != 0, text_of(r[c + 8]),
-                     text_of(r[c + 9])};
+      phase_row& p = point.phase;
+      p.workload = text_of(r[c]);
+      p.phase = text_of(r[c + 1]);
+      p.samples = integer_of(r[c + 2]);
+      p.min_ticks = real_of(r[c + 3]);
+      p.median_ticks = real_of(r[c + 4]);
+      p.spread_percent = real_of(r[c + 5]);
+      p.floor_ticks = real_of(r[c + 6]);
+      p.floor_lower = real_of(r[c + 10]);
+      p.floor_upper = real_of(r[c + 11]);
+      p.floor_confirmed = integer_of(r[c + 7]) != 0;
+      p.floor_findings = text_of(r[c + 8]);
+      p.verdict = text_of(r[c + 9]);
       out.push_back(std::move(point));
     }
     // Tags: the same runs' (the phase's two parameters stay first, so the numbering holds).

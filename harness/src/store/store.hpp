@@ -1,10 +1,10 @@
 // The results store: runs that outlive the process (docs/store.md). One schema over two backends,
 // an SQLite file (the default, ~/.local/state/harness/results.db) and a PostgreSQL database for a
 // fleet of runners (postgresql://...). What a saved run holds: the machine it ran on, the build,
-// the commit, branch and tags CI gave, every workload's phases (floor, whether confirmed and why
-// not, minimum, median, spread, samples), every A/B answer, and the report's JSON itself. The
-// store also keeps the floor history (history.hpp) per machine key, shared by every runner that
-// writes into one database.
+// the commit, branch and tags CI gave, every workload's phases (floor and its 95% interval,
+// whether confirmed and why not, minimum, median, spread, samples), every A/B answer, and the
+// report's JSON itself. The store also keeps the floor history (history.hpp) per machine key,
+// shared by every runner that writes into one database.
 //
 // Written by the command line (cli/store_options.cpp); the read API (runs, workload_history) is
 // what `harness history` and a regression finder build on. Internal header of the store layer:
@@ -29,7 +29,7 @@ namespace harness::store {
 // The schema this build writes. A store at a lower version is migrated forward, all steps in one
 // transaction; a store at a higher version was written by a newer harness and is refused
 // unchanged.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // The store cannot be used at all: what is at the path (a folder, a FIFO, a device), a file that
 // cannot be read or written, a file that is no SQLite database or no harness store, a newer
@@ -69,6 +69,10 @@ struct phase_row {
   std::optional<double> median_ticks;
   std::optional<double> spread_percent;
   std::optional<double> floor_ticks;  // nullopt: no floor was checked (the first call, a failure)
+  // The minimum's (the floor's) 95% Robson-Whitlock interval, computed from the report's samples;
+  // nullopt with fewer than two samples, and for runs saved without the samples' rows.
+  std::optional<double> floor_lower;
+  std::optional<double> floor_upper;
   bool floor_confirmed = false;
   std::string floor_findings;  // why not confirmed: "too_few_blocks,no_agreement"; "" if it was
   std::string verdict;         // "stable", "noisy", "unstable", "too_few_samples", or ""

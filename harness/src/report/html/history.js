@@ -30,10 +30,14 @@
     afterDatasetsDraw: function (chart) {
       var ctx = chart.ctx;
       var y = chart.scales.y;
+      var area = chart.chartArea;
       chart.data.datasets.forEach(function (d, i) {
         var meta = chart.getDatasetMeta(i);
         if (meta.hidden) return;
         ctx.save();
+        ctx.beginPath();
+        ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+        ctx.clip();
         ctx.strokeStyle = d.borderColor;
         ctx.lineWidth = 1.5;
         d.data.forEach(function (p, k) {
@@ -82,6 +86,13 @@
         tension: 0
       };
     });
+    var bounds = { lower: undefined, upper: undefined };
+    datasets.forEach(function (d) {
+      d.data.forEach(function (p) {
+        if (isNum(p.lower) && !(p.lower >= bounds.lower)) bounds.lower = p.lower;
+        if (isNum(p.upper) && !(p.upper <= bounds.upper)) bounds.upper = p.upper;
+      });
+    });
     addChart(section, 'history', name + ': the floor per commit, one line per machine', {
       type: 'line',
       data: { datasets: datasets },
@@ -97,7 +108,8 @@
               callback: function (v) { return Number.isInteger(v) && commits[v] ? shortCommit(commits[v]) : ''; }
             }
           }),
-          y: axis('floor per call (' + unit.name + ')', { beginAtZero: false })
+          // The axis takes in the intervals, not the floors alone.
+          y: axis('floor per call (' + unit.name + ')', { beginAtZero: false, suggestedMin: bounds.lower, suggestedMax: bounds.upper })
         },
         plugins: {
           legend: { position: 'bottom' },
