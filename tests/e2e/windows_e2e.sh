@@ -71,7 +71,7 @@ fi
 # harness ab (issue 26): two workloads in paired rounds, pinned through SetProcessAffinityMask,
 # answered with an interval and a verdict.
 if run ab ab xor_loop/1000 xor_loop/5000 --warmup 10ms --max-time 200ms; then
-  contains ab "^  B is [0-9.]+% slower than A \[\+[0-9.]+%, \+[0-9.]+%\] \(95%, median of [0-9]+ round ratios\)$"
+  contains ab "^  B is [0-9.]+% slower than A \[\+[0-9.]+%, \+[0-9.]+%\] \(95%, median of [0-9]+ round ratios, widened \+-[0-9.]+% for the clock's step\)$"
   contains ab "^  verdict: slower: "
   contains ab "pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"
 fi
@@ -157,7 +157,7 @@ cp "$harness" "$work/a.exe" && cp "$harness" "$work/b.exe"
 if run ab-builds ab --a "$work/a.exe" --b "$work/b.exe" xor_loop/100000 --warmup 10ms \
   --max-time 1s --pairs 2; then
   contains ab-builds "^A: xor_loop/100000 of .*a\.exe \(xxh3:"
-  contains ab-builds "\(95%, over 2 pairs of processes\)"
+  contains ab-builds "\(95%, over 2 pairs of processes, widened \+-[0-9.]+% for the clock's step\)"
   contains ab-builds "workers: 2 of 2 pairs, layout turns"
   contains ab-builds "A worker: pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"
   contains ab-builds "B worker: HIGH_PRIORITY_CLASS \(SetPriorityClass\): applied"
