@@ -68,6 +68,11 @@ fi
 if expect 0 since -- history xor_loop/1000 --db "$db" --since 2999-01-01; then
   contains out "no saved run matches what was asked" since
 fi
+# A glob over the saved workloads' names, as -w takes one; a glob that matches none lists nothing.
+if expect 0 glob -- history 'xor_*/1?00' 'xor_loop/*' --db "$db"; then
+  contains out "history: 3 runs of 1 series on 1 machine, from $db" glob
+fi
+expect 0 glob-none -- history 'nosuch*' --db "$db" && contains out "no saved run matches what was asked" glob-none
 [ "$(sha256sum "$db")" = "$before" ] && pass || fail "the store changed while it was only read"
 
 # A store of schema 1 (the saved one with the interval's columns dropped, its version set back):

@@ -163,6 +163,13 @@ TEST_P(StoreTest, FiltersByMachineBranchTimeAndKind) {
   f = {};
   f.since_unix = 4102444800;  // 2100
   EXPECT_EQ(store->runs(f).size(), 0u);
+  // The workloads saved, each once (two runs of sort/1000), by phase and filter: what a glob of
+  // `harness history` is matched against.
+  EXPECT_EQ(store->workload_names("prepared", {}), std::vector<std::string>{"sort/1000"});
+  EXPECT_EQ(store->workload_names("baseline", on_machine(b.machine.key())),
+            std::vector<std::string>{"sort/1000"});
+  EXPECT_TRUE(store->workload_names("first", {}).empty());
+  EXPECT_TRUE(store->workload_names("prepared", f).empty());  // since 2100
   const auto on_two = store->workload_history("sort/1000", "prepared", on_machine(b.machine.key()));
   ASSERT_EQ(on_two.size(), 1u);
   EXPECT_DOUBLE_EQ(*on_two[0].phase.floor_ticks, 105.0);

@@ -9,10 +9,12 @@
 #include <fmt/ostream.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "harness/errors.hpp"
 #include "harness/history_report.hpp"
 #include "harness/regressions.hpp"
+#include "harness/workload.hpp"
 
 namespace harness::cli {
 
@@ -139,7 +142,24 @@ int history(const history_flags& flags, context& ctx) {
                   .branch = flags.branch,
                   .since = filter.since_unix};
   try {
+    // A name with * or ? is a glob over the saved workloads' names (quoted from the shell), as
+    // -w takes one; each workload once, in the order first asked for.
+    std::vector<std::string> names;
+    std::optional<std::vector<std::string>> saved;
+    const auto add = [&names](const std::string& name) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    };
     for (const std::string& w : flags.workloads) {
+      if (w.find_first_of("*?") == std::string::npos) {
+        add(w);
+        continue;
+      }
+      if (!saved) saved = store->workload_names("prepared", filter);
+      for (const std::string& name : *saved) {
+        if (glob_match(w, name)) add(name);
+      }
+    }
+    for (const std::string& w : names) {
       for (history_run& r : runs_of(store->workload_history(w, "prepared", filter)))
         report.runs.push_back(std::move(r));
     }
@@ -175,7 +195,9 @@ void add_history_command(CLI::App& root, context& ctx) {
       "history",
       "Saved runs of workloads over commits, machine by machine, from the results "
       "store; --regressions finds the commits after which a floor moved");
-  cmd->add_option("workloads", flags->workloads, "The workloads, NAME or NAME/ARG, as saved");
+  cmd->add_option("workloads", flags->workloads,
+                  "The workloads, NAME or NAME/ARG as saved, or a glob over their names (* and ?, "
+                  "quoted: 'sort_ints/*')");
   flags->store.db_option = cmd->add_option(
       "--db", flags->store.db,
       "The store to read: a file or a postgresql:// URL (default: $HARNESS_DB, else "

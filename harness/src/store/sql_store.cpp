@@ -127,6 +127,21 @@ class sql_store final : public results_store {
     return out;
   }
 
+  std::vector<std::string> workload_names(std::string_view phase,
+                                          const run_filter& filter) override {
+    std::vector<value> params{std::string(phase)};
+    const std::string where = where_of(filter, params);
+    std::vector<std::string> out;
+    for (const row& r :
+         db_->query(fmt::format("SELECT DISTINCT p.workload FROM phases p JOIN runs r ON r.id = "
+                                "p.run_id WHERE p.phase = $1{} ORDER BY p.workload",
+                                where),
+                    params)) {
+      out.push_back(text_of(r[0]));
+    }
+    return out;
+  }
+
   std::vector<phase_point> workload_history(std::string_view workload, std::string_view phase,
                                             const run_filter& filter) override {
     std::vector<value> params{std::string(workload), std::string(phase)};

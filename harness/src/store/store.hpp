@@ -168,6 +168,10 @@ class results_store {
   virtual std::vector<phase_point> workload_history(std::string_view workload,
                                                     std::string_view phase,
                                                     const run_filter& filter) = 0;
+  // The workloads that have a `phase` in the runs the filter selects, each once, by name: what a
+  // glob (`harness history 'sort_ints/*'`) is matched against.
+  virtual std::vector<std::string> workload_names(std::string_view phase,
+                                                  const run_filter& filter) = 0;
   // A saved run's report JSON, as it was saved; nullopt when no run has that id.
   virtual std::optional<std::string> report_json(std::string_view run_id) = 0;
   // Runs whose rows disagree with their own counts (a run saved in part): empty in a sound store.
