@@ -83,6 +83,7 @@ import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.execute("ALTER TABLE phases DROP COLUMN floor_lower_ticks")
 c.execute("ALTER TABLE phases DROP COLUMN floor_upper_ticks")
+c.execute("ALTER TABLE runs DROP COLUMN saved_ns")
 c.execute("UPDATE harness_store SET value = '1' WHERE name = 'schema_version'")
 c.commit()
 PY

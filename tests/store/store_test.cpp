@@ -209,6 +209,24 @@ TEST_P(StoreTest, ReopensAndMigratesOnce) {
   EXPECT_EQ(again->runs({}).size(), 1u);
 }
 
+// Runs saved one after the other come back in that order, also within one second (saved_unix's
+// unit): history_e2e's commits came back in the order of their random ids when two saves fell in
+// the same second.
+TEST_P(StoreTest, RunsSavedInOneSecondKeepTheirOrder) {
+  auto store = open_store(where_, true);
+  std::vector<std::string> saved;
+  for (int i = 0; i < 6; ++i)
+    saved.push_back(store->save(fixtures::request("run", 100.0 + i)));
+  std::vector<std::string> listed;
+  for (const saved_run& r : store->runs({}))
+    listed.push_back(r.id);
+  EXPECT_EQ(listed, saved);
+  const auto points = store->workload_history("sort/1000", "prepared", {});
+  ASSERT_EQ(points.size(), saved.size());
+  for (std::size_t i = 0; i < points.size(); ++i)
+    EXPECT_EQ(points[i].run.id, saved[i]);
+}
+
 // A store made as a harness of schema 1 made it: its SQL, its version, and one run's rows as
 // that harness saved them (no floor interval columns).
 void make_version_1_store(database& db, const std::vector<std::string>& reports) {

@@ -17,8 +17,8 @@ namespace {
 // A report that is not one (none is: only saves wrote them) leaves its rows' bounds NULL, as do
 // phases without two samples and reports saved without their sample rows.
 void fill_floor_intervals(database& db) {
-  for (const row& run :
-       db.query("SELECT id FROM runs WHERE phase_count > 0 ORDER BY saved_unix, id", {})) {
+  for (const row& run : db.query(
+           "SELECT id FROM runs WHERE phase_count > 0 ORDER BY saved_unix, saved_ns, id", {})) {
     const std::string id = text_of(run[0]);
     const auto report = db.query("SELECT report_json FROM runs WHERE id = $1", {id});
     if (report.empty()) continue;
@@ -126,10 +126,13 @@ CREATE TABLE history_imports (
 )sql",
      nullptr},
     // 1 -> 2: the floor's 95% interval (the minimum's, in ticks per call) beside floor_ticks;
-    // filled for the runs saved before from their reports' samples.
+    // filled for the runs saved before from their reports' samples. And the save time's
+    // nanoseconds within its second (saved_ns; 0 for the runs before), which orders runs saved
+    // in one second.
     {R"sql(
 ALTER TABLE phases ADD COLUMN floor_lower_ticks DOUBLE PRECISION;
 ALTER TABLE phases ADD COLUMN floor_upper_ticks DOUBLE PRECISION;
+ALTER TABLE runs ADD COLUMN saved_ns BIGINT NOT NULL DEFAULT 0;
 )sql",
      fill_floor_intervals},
 };

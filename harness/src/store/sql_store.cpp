@@ -2,6 +2,7 @@
 // API over the saved runs, and the floor history's records (store.hpp).
 #include <fmt/format.h>
 
+#include <chrono>
 #include <ctime>
 #include <map>
 #include <random>
@@ -64,6 +65,16 @@ run_history::moment wall_clock_now() {
   return run_history::moment_at(static_cast<std::int64_t>(std::time(nullptr)));
 }
 
+// The wall clock's nanoseconds within its second, kept beside saved_unix so that runs saved in
+// one second keep their order: history_e2e's three saves came back in the order of their random
+// ids when two of them fell in the same second (commits 1b1b, 0a0a).
+std::int64_t wall_clock_nanoseconds() {
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  return static_cast<std::int64_t>(ns % 1'000'000'000);
+}
+
 class sql_store final : public results_store {
  public:
   explicit sql_store(std::unique_ptr<database> db) : db_(std::move(db)) {}
@@ -73,19 +84,34 @@ class sql_store final : public results_store {
   std::string save(const save_request& request) override {
     const report_rows rows = rows_of_report(request.report_json);
     const run_history::moment at = wall_clock_now();
+    const std::int64_t at_ns = wall_clock_nanoseconds();
     const std::string id = new_run_id();
     transaction t(*db_);
     db_->query(
         "INSERT INTO runs (id, kind, saved_unix, saved_at, machine, cpu_model, tsc_hz, kernel, "
         "host, build, commit_sha, branch, clock, ticks_per_second, harness_version, phase_count, "
-        "ab_count, tag_count, report_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-        "$12, $13, $14, $15, $16, $17, $18, $19)",
-        {id, rows.kind, at.unix_seconds, at.text, request.machine.key(), request.machine.cpu_model,
-         request.machine.tsc_hz, request.machine.kernel, request.machine.host, request.build,
-         maybe(request.commit), maybe(request.branch), rows.clock, rows.ticks_per_second,
-         rows.harness_version, static_cast<std::int64_t>(rows.phases.size()),
-         static_cast<std::int64_t>(rows.ab.size()), static_cast<std::int64_t>(request.tags.size()),
-         request.report_json});
+        "ab_count, tag_count, report_json, saved_ns) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
+        "$10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
+        {id,
+         rows.kind,
+         at.unix_seconds,
+         at.text,
+         request.machine.key(),
+         request.machine.cpu_model,
+         request.machine.tsc_hz,
+         request.machine.kernel,
+         request.machine.host,
+         request.build,
+         maybe(request.commit),
+         maybe(request.branch),
+         rows.clock,
+         rows.ticks_per_second,
+         rows.harness_version,
+         static_cast<std::int64_t>(rows.phases.size()),
+         static_cast<std::int64_t>(rows.ab.size()),
+         static_cast<std::int64_t>(request.tags.size()),
+         request.report_json,
+         at_ns});
     for (const auto& [name, text] : request.tags) {
       db_->query("INSERT INTO run_tags (run_id, name, value) VALUES ($1, $2, $3)",
                  {id, name, text});
@@ -118,7 +144,7 @@ class sql_store final : public results_store {
     const std::string where = where_of(filter, params);
     std::vector<saved_run> out;
     for (const row& r : db_->query(fmt::format("SELECT {} FROM runs r WHERE 1 = 1{} ORDER BY "
-                                               "r.saved_unix, r.id",
+                                               "r.saved_unix, r.saved_ns, r.id",
                                                kRunColumns, where),
                                    params)) {
       out.push_back(run_of(r));
@@ -148,12 +174,13 @@ class sql_store final : public results_store {
     const std::string where = where_of(filter, params);
     std::vector<phase_point> out;
     for (const row& r : db_->query(
-             fmt::format("SELECT {}, p.workload, p.phase, p.samples, p.min_ticks, p.median_ticks, "
-                         "p.spread_percent, p.floor_ticks, p.floor_confirmed, p.floor_findings, "
-                         "p.verdict, p.floor_lower_ticks, p.floor_upper_ticks FROM phases p "
-                         "JOIN runs r ON r.id = p.run_id WHERE "
-                         "p.workload = $1 AND p.phase = $2{} ORDER BY r.saved_unix, r.id",
-                         kRunColumns, where),
+             fmt::format(
+                 "SELECT {}, p.workload, p.phase, p.samples, p.min_ticks, p.median_ticks, "
+                 "p.spread_percent, p.floor_ticks, p.floor_confirmed, p.floor_findings, "
+                 "p.verdict, p.floor_lower_ticks, p.floor_upper_ticks FROM phases p "
+                 "JOIN runs r ON r.id = p.run_id WHERE "
+                 "p.workload = $1 AND p.phase = $2{} ORDER BY r.saved_unix, r.saved_ns, r.id",
+                 kRunColumns, where),
              params)) {
       phase_point point{run_of(r), {}};
       const std::size_t c = kRunColumnCount;
