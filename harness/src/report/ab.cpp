@@ -43,6 +43,13 @@ std::size_t total_disturbed(const ab_report& r) {
   return n;
 }
 
+double widest_resolution(const ab_report& r) {
+  double widest = 0;
+  for (const ab_pair& p : r.pairs)
+    widest = std::max(widest, p.estimate.resolution);
+  return widest;
+}
+
 std::string side_name(const ab_side_facts& s, ab_mode mode) {
   return mode != ab_mode::workloads ? fmt::format("{} of {}", s.workload, s.build) : s.workload;
 }
@@ -71,9 +78,7 @@ void conclude(ab_report& report) {
     report.answer = combine_pairs(report.pair_ratios, all.rounds);
     // Widened by the clock's resolution of the pair where it is widest (each pair's own rounds
     // carry theirs; the pooled and the between-pairs intervals stay the ratios' alone).
-    double resolution = 0;
-    for (const ab_pair& p : report.pairs)
-      resolution = std::max(resolution, p.estimate.resolution);
+    const double resolution = widest_resolution(report);
     if (report.answer && resolution >= 1) {
       report.answer.reset();  // as one pair's (estimate_rounds)
     } else if (report.answer && resolution > 0) {

@@ -79,9 +79,7 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
   const ab_pair& first = r.pairs.front();
   const double tps = r.ticks_per_second;
   fmt::print(out, "A: {}\nB: {}\n", side_name(first.a, r.mode), side_name(first.b, r.mode));
-  double resolution = 0;  // the widest pair's, as conclude() takes it
-  for (const ab_pair& p : r.pairs)
-    resolution = std::max(resolution, p.estimate.resolution);
+  const double resolution = widest_resolution(r);
   if (r.answer) {
     fmt::print(out, "  {} {} (95%, {} {} {}", ab_headline(*r.answer), bounds(*r.answer),
                r.pairs.size() > 1 ? "over" : "median of", r.answer->count,

@@ -18,6 +18,8 @@ std::string duration_of(double ticks, double ticks_per_second);
 // Over every pair of the report.
 std::size_t total_rounds(const ab_report& r);
 std::size_t total_disturbed(const ab_report& r);
+// The clock's resolution of the pair where it is widest (estimate_rounds), as the answer carries.
+double widest_resolution(const ab_report& r);
 // "xor_loop/1000000" with two workloads; "xor_loop/1000000 of build-a/my_bench" with builds (and
 // "BM_copy/4096 of ./old_bench" with gbench).
 std::string side_name(const ab_side_facts& s, ab_mode mode);

@@ -50,6 +50,7 @@ void write_csv_report(std::ostream& out, const report_model& model) {
                   [](const workload_result& r) { return r.instructions.has_value(); });
   if (counted) fmt::print(out, ",counted_instructions");
   fmt::print(out, "\n");
+  // Once per workload: the same on each of its rows.
   const auto instructions_field = [&](const workload_result& r) -> std::string {
     if (!counted) return {};
     if (!r.instructions || r.instructions->per_call.empty()) return ",";
@@ -69,6 +70,7 @@ void write_csv_report(std::ostream& out, const report_model& model) {
   };
   for (const workload_result& r : report.results) {
     const std::string name = csv_field(r.name);
+    const std::string instructions = instructions_field(r);
     for (const phase_result* p : phases_of(r)) {
       for (std::size_t i = 0; i < p->values.size(); ++i) {
         const double ns = p->values[i] * ns_per_tick;
@@ -82,7 +84,7 @@ void write_csv_report(std::ostream& out, const report_model& model) {
                        ? fmt::format("{}", ns / static_cast<double>(r.iterations_per_call))
                        : std::string(),
                    per_second(r.items_per_call, ns), per_second(r.bytes_per_call, ns),
-                   counter_fields(*p, i), instructions_field(r));
+                   counter_fields(*p, i), instructions);
       }
     }
     if (r.failed()) {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <ctime>
 #include <map>
 #include <random>
 #include <set>
@@ -60,19 +59,19 @@ std::string where_of(const run_filter& f, std::vector<value>& params) {
   return sql;
 }
 
-// The wall clock, read here in the store's I/O layer (analysis/ reads none): when a run is saved.
-run_history::moment wall_clock_now() {
-  return run_history::moment_at(static_cast<std::int64_t>(std::time(nullptr)));
-}
-
-// The wall clock's nanoseconds within its second, kept beside saved_unix so that runs saved in
-// one second keep their order: history_e2e's three saves came back in the order of their random
-// ids when two of them fell in the same second (commits 1b1b, 0a0a).
-std::int64_t wall_clock_nanoseconds() {
-  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
-  return static_cast<std::int64_t>(ns % 1'000'000'000);
+// The wall clock, read here in the store's I/O layer (analysis/ reads none): when a run is saved,
+// its second (saved_unix, saved_at) and the nanoseconds within it (saved_ns), from one reading.
+// saved_ns keeps runs saved in one second in their order: history_e2e's three saves came back in
+// the order of their random ids when two of them fell in the same second (commits 1b1b, 0a0a).
+struct wall_time {
+  run_history::moment at;
+  std::int64_t nanoseconds = 0;  // within the second
+};
+wall_time wall_clock_now() {
+  const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+  return {run_history::moment_at(ns / 1'000'000'000), ns % 1'000'000'000};
 }
 
 class sql_store final : public results_store {
@@ -83,8 +82,7 @@ class sql_store final : public results_store {
 
   std::string save(const save_request& request) override {
     const report_rows rows = rows_of_report(request.report_json);
-    const run_history::moment at = wall_clock_now();
-    const std::int64_t at_ns = wall_clock_nanoseconds();
+    const auto [at, at_ns] = wall_clock_now();
     const std::string id = new_run_id();
     transaction t(*db_);
     db_->query(
@@ -276,7 +274,7 @@ class sql_store final : public results_store {
       return false;
     merge(records);
     db_->query("INSERT INTO history_imports (source, imported_unix) VALUES ($1, $2)",
-               {source, wall_clock_now().unix_seconds});
+               {source, wall_clock_now().at.unix_seconds});
     t.commit();
     return true;
   }
