@@ -32,7 +32,7 @@ no_worker_left() {
 # Turns (the default): two pairs of fresh workers, each pinned and raised, the interval over them.
 # 1 s a pair, as windows_e2e gives it: both pairs must answer (6 rounds at least), and under the
 # sanitizers on a busy CI host one pair took fewer than 6 rounds in 200 ms.
-if expect 0 turns -- ab --a "$a" --b "$b" xor_loop/100000 "${tiny[@]}" --max-time 1s \
+if expect 0 turns -- ab --a "$a" --b "$b" xor_loop/100000 --warmup 10ms --max-time 1s --pairs 2 \
   --log-level info -o "$work/turns.json"; then
   fits_schema "turns: turns.json" "$work/turns.json"
   contains out "A: xor_loop/100000 of $a (xxh3:" turns
