@@ -74,7 +74,8 @@ std::int64_t memcpy_bytes(std::int64_t bytes) {
     return buffers{std::vector<char>(n, 'x'), std::vector<char>(n, 0)};
   });
   benchmark::DoNotOptimize(from.data());
-  std::memcpy(to.data(), from.data(), from.size());
+  // Not for 0 bytes: an empty vector's data() may be null, which memcpy may not be given.
+  if (!from.empty()) std::memcpy(to.data(), from.data(), from.size());
   benchmark::ClobberMemory();
   return bytes;
 }
