@@ -137,5 +137,10 @@ stop_check() {
 stop_check INT 130 sigint
 stop_check TERM 143 sigterm
 
+# A signal while the report is being written ends the command after the write (lib.sh).
+signal_while_writing builds-signal-while-writing TERM 143 ab -- ab --a "$a" --b "$b" \
+  xor_loop/100000 --warmup 10ms --max-time 200ms --pairs 1 -o "$work/report.fifo" --format json
+no_worker_left builds-signal-while-writing
+
 echo "ab builds e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -129,5 +129,9 @@ interrupt() {
 interrupt INT 130
 interrupt TERM 143
 
+# A signal while the report is being written ends the command after the write (lib.sh).
+signal_while_writing ab-signal-while-writing TERM 143 ab -- ab xor_loop/1000 xor_loop/1000 \
+  "${tiny[@]}" --format json -o "$work/report.fifo"
+
 echo "ab e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -251,5 +251,10 @@ got=$?
 contains err "interrupted before the binary reported anything" sigint
 no_fixture_left sigint
 
+# A signal while the report is being written ends the command after the write (lib.sh).
+signal_while_writing gbench-signal-while-writing TERM 143 harness -- gbench "${tiny[@]}" \
+  --format json -o "$work/report.fifo" -- "$fixture" --benchmark_filter=BM_sum
+no_fixture_left gbench-signal-while-writing
+
 echo "gbench e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -50,3 +50,53 @@ fits_schema() {
     sed 's/^/    | /' "$work/schema" | head -40
   fi
 }
+
+# signal_while_writing NAME SIG CODE KEY -- ARGS...: a signal while the report is being written
+# ends the command after the write, not the process in the middle of it (found by
+# bench/soak.sh: a temporary file was left). ARGS write a JSON report with -o "$work/report.fifo",
+# a FIFO this makes: the command blocks opening it until it is read; SIG then (TERM: a background
+# job of a script ignores INT, so an INT could not fail the check), and the report must still
+# come whole through the FIFO (a JSON document with KEY at its top), with exit CODE. A process the
+# signal killed writes nothing (and its exit status in the shell would be the same).
+signal_while_writing() {
+  local name=$1 sig=$2 code=$3 key=$4
+  shift 5
+  local fifo="$work/report.fifo" pid blocked="" got
+  # The previous command's stdout must be gone first: the shell truncates it in the child, after
+  # the fork, and the loop below could see the old one.
+  rm -f "$fifo" "$work/out" "$work/err"
+  mkfifo "$fifo"
+  "$harness" "$@" >"$work/out" 2>"$work/err" &
+  pid=$!
+  for _ in $(seq 1200); do
+    # openat (257) of the FIFO, waiting for its reader: after the console report on stdout, which
+    # every command writes and flushes before its -o file (an openat seen earlier could be one of
+    # the doctor's, before the handlers are set).
+    if [ -s "$work/out" ] && [ "$(cut -d' ' -f1 "/proc/$pid/syscall" 2>/dev/null)" = 257 ]; then
+      blocked=1
+      break
+    fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  if [ -z "$blocked" ]; then
+    fail "$name: the command never blocked opening the FIFO"
+    sed 's/^/    | /' "$work/err" | head -20
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid"
+    rm -f "$fifo"
+    return 1
+  fi
+  kill "-$sig" "$pid"
+  sleep 0.2
+  timeout 20 cat "$fifo" >"$work/fifo.json"
+  wait "$pid"
+  got=$?
+  rm -f "$fifo"
+  if [ "$got" -eq "$code" ]; then pass; else fail "$name: exit code $got, expected $code"; fi
+  if /usr/bin/python3 -c 'import json, sys; json.load(open(sys.argv[1]))[sys.argv[2]]' \
+    "$work/fifo.json" "$key" 2>/dev/null; then pass; else
+    fail "$name: the report did not come whole through the FIFO (SIG$sig killed the process?)"
+    sed 's/^/    | /' "$work/err" | head -20
+  fi
+}

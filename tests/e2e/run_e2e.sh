@@ -290,39 +290,9 @@ interrupt() {
 interrupt INT 130
 interrupt TERM 143
 
-# A signal while the report is being written ends the command after the write, not the process in
-# the middle of it (found by bench/soak.sh: a temporary file was left). -o to a FIFO of the test's
-# own: the run blocks opening it until it is read; SIGINT then, and the report must still come
-# whole through the FIFO, with exit 130.
-mkfifo "$work/report.fifo"
-"$harness" -w empty -n 3 --warmup 0 --no-baseline --no-history --format json \
-  -o "$work/report.fifo" >"$work/out" 2>"$work/err" &
-pid=$!
-blocked=""
-for _ in $(seq 1200); do
-  # openat (257) of the FIFO, waiting for its reader.
-  if [ "$(cut -d' ' -f1 "/proc/$pid/syscall" 2>/dev/null)" = 257 ]; then blocked=1; break; fi
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.05
-done
-if [ -n "$blocked" ]; then
-  kill -INT "$pid"
-  sleep 0.2
-  timeout 20 cat "$work/report.fifo" >"$work/fifo.json"
-  wait "$pid"
-  code=$?
-  if [ "$code" -eq 130 ]; then pass; else fail "signal-while-writing: exit code $code, expected 130"; fi
-  if python3 -c 'import json, sys; json.load(open(sys.argv[1]))["harness"]' "$work/fifo.json"; then
-    pass
-  else
-    fail "signal-while-writing: the report did not come whole through the FIFO"
-  fi
-else
-  fail "signal-while-writing: the run never blocked opening the FIFO"
-  kill -KILL "$pid" 2>/dev/null
-  wait "$pid"
-fi
-rm -f "$work/report.fifo"
+# A signal while the report is being written ends the command after the write (lib.sh).
+signal_while_writing signal-while-writing TERM 143 harness -- \
+  -w empty -n 3 --warmup 0 --no-baseline --no-history --format json -o "$work/report.fifo"
 
 # harness clocks --json: every source with every field, a default with its reason.
 if python3 "$(dirname "$0")/clocks_check.py" "$harness" >"$work/out" 2>&1; then pass; else

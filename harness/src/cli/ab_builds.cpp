@@ -238,9 +238,12 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
   report.context = ctx.host.context(doctor::summarize(health));
   const std::unique_ptr<platform::process_launcher> launcher = ctx.host.launcher();
   const auto show = ab_progress_to(progress);
+  // SIGINT and SIGTERM stop the pairs after the current round, and the handlers stay until the
+  // files are written: a signal there ends the command after them, not the process in the middle
+  // of a write, leaving its temporary file (found by bench/soak.sh).
+  const stop_signals_guard signals;
   try {
     const scratch_folder folder("ab");
-    const stop_signals_guard signals;
     for (std::size_t p = 1; p <= plan.pairs && stop_signal() == 0; ++p) {
       if (progress->enabled()) {
         progress->show(fmt::format("ab: pair {} of {}: starting the workers", p, plan.pairs));
@@ -326,7 +329,6 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
   }
   progress->clear();
   if (flags.instructions && stop_signal() == 0) {
-    const stop_signals_guard signals;
     report.instructions = count_ab_instructions(ctx.host, {flags.a, flags.specs.front()},
                                                 {flags.b, flags.specs.front()}, flags.cache_sim);
   }

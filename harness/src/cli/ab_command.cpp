@@ -219,12 +219,14 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
 
   ab_report report;
   report.mode = ab_mode::workloads;
+  // SIGINT and SIGTERM from here on stop the rounds (a signal while pinned for the clock's facts
+  // stops them before the first), and the handlers stay until the files are written: a signal
+  // there ends the command after them, not the process in the middle of a write, leaving its
+  // temporary file (both found by bench/soak.sh).
+  const stop_signals_guard signals;
   // The clock's facts are read on the CPU the rounds will use (run_command.cpp says why).
   clock_facts facts;
   {
-    // A signal while pinned here stops the rounds instead of ending the process pinned (found by
-    // bench/soak.sh).
-    const stop_signals_guard signals;
     const bool facts_pinned =
         options.cpu && os->set_affinity(platform::cpu_list{*options.cpu}).applied;
     facts = ctx.host.measure_clock(clock);
@@ -240,7 +242,6 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
   report.calibration = ctx.host.calibration();
   report.context = ctx.host.context(doctor::summarize(health));
   {
-    const stop_signals_guard signals;
     preparation prep(*os);
     try {
       local_side side_a(a, facts, *os);
@@ -263,7 +264,6 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
   }
   progress->clear();
   if (flags.instructions && stop_signal() == 0) {
-    const stop_signals_guard signals;
     report.instructions =
         count_ab_instructions(ctx.host, {ctx.host.executable_path(), a.display_name()},
                               {ctx.host.executable_path(), b.display_name()}, flags.cache_sim);

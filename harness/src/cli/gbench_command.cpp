@@ -121,11 +121,14 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   s.cpu = options.cpu;
   if (progress->enabled()) s.progress = [progress](std::string_view text) { progress->show(text); };
 
+  // SIGINT and SIGTERM are passed on to the binary and stop the invocations; the handlers stay
+  // until the files are written: a signal there ends the command after them, not the process in
+  // the middle of a write, leaving its temporary file (found by bench/soak.sh).
+  const stop_signals_guard signals;
   gbench::outcome outcome;
   {
     const scratch_folder folder("gbench");
     s.work_dir = folder.path();
-    const stop_signals_guard signals;
     outcome = gbench::run(s, *launcher);
   }
 
@@ -201,13 +204,13 @@ int gbench_action(const gbench_flags& f, context& ctx) {
                  ctx.program);
     }
   }
-  // As `harness run`: an interruption wins, then a report that could not be written; then the
-  // binary's own failure, then a benchmark's.
-  if (outcome.stop_signal != 0) {
+  // As `harness run`: an interruption wins (one while the files were written too), then a report
+  // that could not be written; then the binary's own failure, then a benchmark's.
+  if (const int sig = outcome.stop_signal != 0 ? outcome.stop_signal : stop_signal(); sig != 0) {
     clear_stop();
     fmt::print(ctx.err, "{}: gbench: interrupted{}\n", ctx.program,
                report.results.empty() ? " before the binary reported anything" : "");
-    return outcome.stop_signal == SIGTERM ? exit_sigterm : exit_sigint;
+    return sig == SIGTERM ? exit_sigterm : exit_sigint;
   }
   if (!written || !saved) return exit_failure;
   if (outcome.failure) return exit_binary_failed;
