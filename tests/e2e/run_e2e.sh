@@ -290,6 +290,20 @@ interrupt() {
 interrupt INT 130
 interrupt TERM 143
 
+# A workload selected twice runs once, said on stderr: a report and a store hold one result per
+# name (`-w fresh_pages/1000,1000 --save` failed on the store's second row; bench/soak.sh).
+if expect 0 repeated -- -w empty -w 'emp*' -w xor_loop/100,100 -n 2 --warmup 0 --no-baseline \
+  --no-history --save --db "$work/repeated.db" -o "$work/repeated.json"; then
+  contains err "warning: --workload: empty is selected more than once; it runs once" repeated
+  contains err "warning: --workload: xor_loop/100 is selected more than once; it runs once" repeated
+  if python3 -c '
+import json, sys
+names = [w["name"] for w in json.load(open(sys.argv[1]))["harness"]["workloads"]]
+assert names == ["empty", "xor_loop/100"], names' "$work/repeated.json"; then pass; else
+    fail "repeated: the report does not hold each workload once"
+  fi
+fi
+
 # A signal while the report is being written ends the command after the write (lib.sh).
 signal_while_writing signal-while-writing TERM 143 harness -- \
   -w empty -n 3 --warmup 0 --no-baseline --no-history --format json -o "$work/report.fifo"

@@ -70,6 +70,25 @@ TEST_F(RegistryTest, SelectsByNameGlobAndArgument) {
   EXPECT_EQ(reg.select({"empty", "xor_loop"}).size(), 2u);
 }
 
+// A report, a history and a store hold one result per name: `-w fresh_pages/1000,1000 --save`
+// measured it twice and the store refused the second (bench/soak.sh).
+TEST_F(RegistryTest, AnInstanceSelectedTwiceIsMeasuredOnceWhereFirstSelected) {
+  std::vector<std::string> repeated;
+  const auto picked = reg.select(
+      {"sort_strings", "sort*", "xor_loop/5,7,5", "empty", "empty", "xor_loop/7"}, &repeated);
+  std::vector<std::string> names;
+  for (const workload_instance& w : picked)
+    names.push_back(w.display_name());
+  EXPECT_EQ(names, (std::vector<std::string>{"sort_strings/20", "sort_ints/10", "xor_loop/5",
+                                             "xor_loop/7", "empty"}));
+  // Each left out once, in the order first met.
+  EXPECT_EQ(repeated,
+            (std::vector<std::string>{"sort_strings/20", "xor_loop/5", "empty", "xor_loop/7"}));
+  // The same workload with another argument is another instance.
+  EXPECT_EQ(reg.select({"xor_loop/5", "xor_loop/6"}).size(), 2u);
+  EXPECT_EQ(reg.select({"empty", "empty"}).size(), 1u);  // without `repeated`
+}
+
 TEST_F(RegistryTest, DefaultSelectionIsTheMarkedWorkload) {
   auto d = reg.default_selection();
   ASSERT_EQ(d.size(), 1u);

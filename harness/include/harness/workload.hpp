@@ -208,8 +208,11 @@ class workload_registry {
   // each argument is its own instance. At most kMaxArguments arguments per pattern. Throws
   // usage_error for a pattern that matches nothing, a malformed ARG, an ARG on a workload that
   // takes none, an ARG outside what the workload accepts, or a workload that needs an ARG and has
-  // no default.
-  std::vector<workload_instance> select(const std::vector<std::string>& patterns) const;
+  // no default. An instance selected more than once (patterns that overlap, an ARG listed twice)
+  // is measured once, where it was first selected: a report, a history and a store hold one
+  // result per name. `repeated`, when given, receives the name of each one left out, once.
+  std::vector<workload_instance> select(const std::vector<std::string>& patterns,
+                                        std::vector<std::string>* repeated = nullptr) const;
   // What runs when no pattern is given: the workloads marked by_default(), or else the first one
   // registered (none when none is).
   std::vector<workload_instance> default_selection() const;

@@ -131,9 +131,15 @@ int run(const run_flags& flags, context& ctx) {
   // Everything the user typed is checked before the first sample is taken.
   run_options options = options_from(flags);
   const auto& registry = ctx.host.workloads();
-  const std::vector<workload_instance> selected =
-      flags.workloads.empty() ? registry.default_selection() : registry.select(flags.workloads);
+  std::vector<std::string> repeated;
+  const std::vector<workload_instance> selected = flags.workloads.empty()
+                                                      ? registry.default_selection()
+                                                      : registry.select(flags.workloads, &repeated);
   if (selected.empty()) throw usage_error("no workload is registered");
+  for (const std::string& name : repeated) {
+    fmt::print(ctx.err, "{}: warning: --workload: {} is selected more than once; it runs once\n",
+               ctx.program, name);
+  }
   auto os = ctx.host.os();
   const platform::cpu_list allowed = os->affinity();
   check_cpu(flags, allowed);

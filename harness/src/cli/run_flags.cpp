@@ -224,8 +224,8 @@ void add_run_options(CLI::App& app, run_flags& flags, std::string_view program) 
   app.add_option("-w,--workload", flags.workloads,
                  "Workload to run: NAME, a glob (* and ?), NAME/ARG, NAME/A,B,C (a list), "
                  "NAME/LO..HI:xF (LO, LO*F, ... and HI) or NAME/LO..HI:+S (LO, LO+S, ... up to "
-                 "HI); each argument is its own result; repeatable (default: the default "
-                 "workload)");
+                 "HI); each argument is its own result; repeatable, and what two patterns both "
+                 "select runs once (default: the default workload)");
   app.add_option("-n,--samples", flags.samples,
                  "Samples per phase: a positive integer, or auto (sample until the minimum's 95% "
                  "interval is within --target at two checks in a row and the floor is confirmed, "

@@ -2,8 +2,14 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
+#include <optional>
+#include <set>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/check.hpp"
 #include "harness/errors.hpp"
@@ -314,8 +320,8 @@ std::vector<std::int64_t> parse_args(std::string_view pattern, std::string_view 
 
 }  // namespace
 
-std::vector<workload_instance> workload_registry::select(
-    const std::vector<std::string>& patterns) const {
+std::vector<workload_instance> workload_registry::select(const std::vector<std::string>& patterns,
+                                                         std::vector<std::string>* repeated) const {
   std::vector<workload_instance> selected;
   for (const std::string& pattern : patterns) {
     const auto slash = pattern.rfind('/');
@@ -362,7 +368,18 @@ std::vector<workload_instance> workload_registry::select(
                                     pattern, known_names(*this)));
     }
   }
-  return selected;
+  // Each instance once, where it was first selected.
+  std::vector<workload_instance> once;
+  std::set<std::pair<const workload*, std::optional<std::int64_t>>> seen;
+  std::set<std::string> said;
+  for (const workload_instance& w : selected) {
+    if (seen.emplace(w.def, w.arg).second) {
+      once.push_back(w);
+    } else if (repeated != nullptr && said.insert(w.display_name()).second) {
+      repeated->push_back(w.display_name());
+    }
+  }
+  return once;
 }
 
 std::vector<workload_instance> workload_registry::default_selection() const {
