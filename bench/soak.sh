@@ -19,15 +19,23 @@
 #                 (waitid WNOWAIT), equal to what it started with (a random nice 0..5 and every
 #                 CPU); while it runs they are read every 2 ms, to count how often it was seen
 #                 pinned and raised. Every child seen (the ab workers) must be gone afterwards, and
-#                 the TMPDIR it was given (the workers' stderr files) empty.
+#                 the TMPDIR it was given (the workers' stderr files) empty; a zombie has ended
+#                 (a sanitized binary's LeakSanitizer tracer is one when the signal lands in it).
 #   files         the -o report and the --history file: absent, or whole (JSON parses with
 #                 python3 json; CSV rows all as wide as the header; HTML ends with </html>;
 #                 Markdown and text end with a newline); no other file left in the folder (a
 #                 temporary file of a write cut short). A run that exited 0 must have written its
 #                 report.
+# Some runs and ab runs also --save into one results store for the whole soak (signals may land
+# mid-save). After about one run in four, a reader runs over what the runs left: `harness report`
+# of a JSON report a run wrote (exit 0), `harness compare` of two or more of them (exit 0, 4 or 6;
+# 2 only for reports with no workload in common), or `harness history` over the store (exit 0, 4
+# with --regressions), each in a random format, to stdout or -o. Checked as the runs are (no
+# crash, the exit code expected), and its output whole: the -o file, or stdout in its format.
+#
 # Prints the counts: runs, by exit code, signalled, crashes, unexpected codes, unrestored, children
-# left, partial files, missing reports; each failure with its command line and stderr's last
-# lines. Exits 1 when any of crashes, unrestored, children left, partial files, unlisted or
+# left, partial files, missing reports, readers; each failure with its command line and stderr's
+# last lines. Exits 1 when any of crashes, unrestored, children left, partial files, unlisted or
 # unexpected exit codes is not 0.
 #
 # Usage: bench/soak.sh [-n RUNS] [--seed S] [--harness PATH] [--keep DIR]
@@ -129,6 +137,20 @@ def common_options(ab):
     return opts
 
 
+def save_options():
+    """Sometimes --save into the soak's one store, which the readers' `history` then reads."""
+    if rng.random() >= 0.25:
+        return []
+    opts = ["--save", "--db", store]
+    if rng.random() < 0.5:
+        opts += ["--commit", f"{rng.getrandbits(160):040x}"]
+    if rng.random() < 0.5:
+        opts += ["--branch", rng.choice(["main", "pr-7"])]
+    if rng.random() < 0.3:
+        opts += ["--tag", "runner=soak"]
+    return opts
+
+
 def command(folder):
     """A random valid command line, what its report format is, and its expected length (s)."""
     kind = rng.choices(["run", "ab", "ab_builds"], weights=[70, 20, 10])[0]
@@ -156,7 +178,7 @@ def command(folder):
             argv += ["--no-history"]
         if rng.random() < 0.1 and report is None:
             argv += ["--line", "{workload} {phase}: min {min}, median {median}"]
-        argv += common_options(False)
+        argv += common_options(False) + save_options()
         expected = 0.6
     else:
         argv = [harness, "ab"]
@@ -173,7 +195,7 @@ def command(folder):
             argv += ["--order", "random", "--seed", str(rng.randint(0, 99))]
         if rng.random() < 0.2:
             argv += ["--fail-if-slower", "50%"]
-        argv += common_options(True)
+        argv += common_options(True) + save_options()
         expected = 1.0 if kind == "ab_builds" else 0.4
     return kind, argv + out, report, expected
 
@@ -195,6 +217,15 @@ def start_time(pid):
         with open(f"/proc/{pid}/stat") as f:
             return f.read().rsplit(")", 1)[1].split()[19]
     except OSError:
+        return None
+
+
+def run_state(pid):
+    """The process's state letter (R, S, Z...); None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
         return None
 
 
@@ -236,17 +267,111 @@ def whole(fmt, path):
     return None if text.strip() else "empty"
 
 
+def reader_command(folder):
+    """A reader over what the runs left: (what, argv, exit codes expected, the -o file as (format,
+    path) or None, stdout's format or None); None when nothing is there to read yet."""
+    choices = (["report", "compare"] if reports else []) + (["history"] if os.path.exists(store)
+                                                             else [])
+    if not choices:
+        return None
+    what = rng.choice(choices)
+    if what == "report":
+        argv = [harness, "report", rng.choice(reports)]
+        if rng.random() < 0.5:
+            page = os.path.join(folder, "page.html")
+            return what, argv + ["-o", page], {0}, ("html", page), None
+        return what, argv, {0}, None, "html"
+    if what == "compare":
+        argv = [harness, "compare"]
+        if rng.random() < 0.7:
+            argv += [rng.choice(reports), rng.choice(reports)]
+        else:  # one report per process, on each side
+            for side in ("-a", "-b"):
+                for _ in range(rng.randint(1, 3)):
+                    argv += [side, rng.choice(reports)]
+        fmt = "text"
+        if rng.random() < 0.6:
+            fmt = rng.choice(["text", "json", "html"])
+            argv += ["--format", fmt]
+        if rng.random() < 0.4:
+            argv += ["--threshold", rng.choice(["0%", "2%", "50%"])]
+        if rng.random() < 0.3:
+            argv += ["--allow-not-compared"]
+        return what, argv, {0, 4, 6}, None, {"text": "console"}.get(fmt, fmt)
+    name = rng.choice(workloads)[0]
+    argv = [harness, "history", rng.choice(["*", f"{name}*", f"{name}/*"]), "--db", store]
+    want = {0}
+    if rng.random() < 0.3:
+        argv += ["--regressions", "--threshold", rng.choice(["1%", "5%"])]
+        want.add(4)
+    if rng.random() < 0.3:
+        argv += ["--branch", "main"]
+    fmt = rng.choice(list(EXTENSIONS))
+    if rng.random() < 0.5:
+        path = os.path.join(folder, f"history.{EXTENSIONS[fmt]}")
+        return what, argv + ["--format", fmt, "-o", path], want, (fmt, path), fmt
+    return what, argv + ["--format", fmt], want, None, fmt
+
+
+def read_back(folder):
+    """Runs a reader in `folder`; returns its problems (empty when none) and its command line."""
+    chosen = reader_command(folder)
+    if chosen is None:
+        return [], None
+    what, argv, want, output, stdout_fmt = chosen
+    counts["readers"] += 1
+    by_kind["reader " + what] = by_kind.get("reader " + what, 0) + 1
+    out_path, err_path = os.path.join(folder, "stdout"), os.path.join(folder, "stderr")
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        code = subprocess.run(argv, stdout=out, stderr=err, timeout=120,
+                              env=dict(os.environ, HARNESS_HISTORY="off")).returncode
+    with open(err_path, errors="replace") as f:
+        err_text = f.read()
+    shown = code if code >= 0 else f"signal {-code}"
+    by_code[shown] = by_code.get(shown, 0) + 1
+    problems = []
+    if code < 0 or code == 134 or any(t in err_text for t in (
+            "AddressSanitizer", "runtime error:", "LeakSanitizer", "check failed:",
+            "terminate called")):
+        counts["crashes"] += 1
+        problems.append(f"crash: {shown}")
+    elif code == 2 and what == "compare" and "no workload in common" in err_text:
+        counts["readers refused"] += 1
+    elif code not in want:
+        counts["unexpected"] += 1
+        problems.append(f"exit code {shown}, expected one of {sorted(want)}")
+    if code in want:
+        for fmt, path in ([output] if output else []) + (
+                [(stdout_fmt, out_path)] if stdout_fmt and not output else []):
+            bad = whole(fmt, path) if os.path.exists(path) else "not written"
+            if bad:
+                counts["partial files"] += 1
+                problems.append(f"{os.path.basename(path)} ({fmt}): {bad}")
+    stray = sorted(set(os.listdir(folder)) - {"stdout", "stderr"} -
+                   ({os.path.basename(output[1])} if output else set()))
+    if stray:
+        counts["partial files"] += 1
+        problems.append(f"left in the folder: {stray}")
+    if problems:
+        problems.append("\n".join("  | " + l for l in err_text.splitlines()[-8:]))
+    return problems, " ".join(argv[1:])
+
+
 base_cpus = sorted(os.sched_getaffinity(0))
 base_list = subprocess.run(
     ["sh", "-c", "grep Cpus_allowed_list /proc/self/status"], capture_output=True, text=True
 ).stdout.split(":", 1)[1].strip()
 counts = {"runs": 0, "signalled": 0, "crashes": 0, "unlisted": 0, "unexpected": 0,
           "unrestored": 0, "children left": 0, "partial files": 0, "missing reports": 0,
-          "seen pinned": 0, "seen raised": 0, "refused pairs": 0}
+          "seen pinned": 0, "seen raised": 0, "refused pairs": 0, "readers": 0,
+          "readers refused": 0}
 by_code = {}
 by_kind = {}
 failures = []
 top = tempfile.mkdtemp(prefix="harness-soak-")
+store = os.path.join(top, "results.db")  # the one store of the whole soak
+reports = []  # JSON reports that runs wrote (exit 0), kept for the readers
+os.makedirs(os.path.join(top, "reports"))
 started = time.monotonic()
 print(f"soak.sh: {runs} runs of {harness}, seed {seed}, CPUs {base_list}, "
       f"workloads: {' '.join(w for w, _ in workloads)}", flush=True)
@@ -330,7 +455,10 @@ for i in range(runs):
     if left is None or left != (base_list, nice):
         counts["unrestored"] += 1
         problems.append(f"left with CPUs, nice {left}; started with {(base_list, nice)}")
-    alive = [k for k, st in kids.items() if st is not None and start_time(k) == st]
+    # A zombie has ended (its new parent reaps it): LeakSanitizer's tracer, which a sanitized
+    # binary clones at exit, is one when the signal lands during the leak check.
+    alive = [k for k, st in kids.items()
+             if st is not None and start_time(k) == st and run_state(k) not in (None, "Z")]
     if alive or os.listdir(tmp):
         counts["children left"] += 1
         problems.append(f"children left {alive}, TMPDIR holds {os.listdir(tmp)}")
@@ -367,7 +495,19 @@ for i in range(runs):
         print(failures[-1], flush=True)
         if keep:
             shutil.copytree(folder, os.path.join(keep, f"run{i}"), dirs_exist_ok=True)
+    if kind == "run" and code == 0 and report and report[0] == "json" and not problems:
+        reports.append(os.path.join(top, "reports", f"run{i}.json"))
+        shutil.copy2(report[1], reports[-1])
     shutil.rmtree(folder)
+    if rng.random() < 0.25:
+        os.makedirs(folder)
+        problems, line = read_back(folder)
+        if problems:
+            failures.append(f"run {i}, its reader: harness {line}\n  " + "\n  ".join(problems))
+            print(failures[-1], flush=True)
+            if keep:
+                shutil.copytree(folder, os.path.join(keep, f"run{i}-reader"), dirs_exist_ok=True)
+        shutil.rmtree(folder)
     if (i + 1) % 50 == 0:
         print(f"soak.sh: {i + 1} runs, {time.monotonic() - started:.0f} s", flush=True)
 shutil.rmtree(top)
