@@ -158,5 +158,10 @@ contains out "stopped: interrupted" sigterm
 contains out "interrupted: the figures are what came before" sigterm
 no_child_left sigterm
 
+# A signal while the report is being written ends the command after the write (lib.sh).
+signal_while_writing vs-signal-while-writing TERM 143 ab -- gbench --vs "$old" "${tiny[@]}" \
+  --format json -o "$work/report.fifo" -- "$new" --benchmark_filter='BM_plus25'
+no_child_left vs-signal-while-writing
+
 echo "gbench --vs e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

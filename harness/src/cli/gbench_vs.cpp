@@ -108,11 +108,14 @@ int gbench_vs_action(const gbench_flags& f, context& ctx) {
   if (!f.run.no_pin) s.options.cpu = health.cpu;
   if (progress->enabled()) s.progress = [progress](std::string_view text) { progress->show(text); };
 
+  // SIGINT and SIGTERM are passed on to the binaries and stop the rounds; the handlers stay until
+  // the files are written: a signal there ends the command after them, not the process in the
+  // middle of a write, leaving its temporary file (found by bench/soak.sh in `ab`).
+  const stop_signals_guard signals;
   gbench::vs_outcome outcome;
   {
     const scratch_folder folder("gbench-vs");
     s.work_dir = folder.path();
-    const stop_signals_guard signals;
     outcome = gbench::run_vs(s, *launcher);
   }
   progress->clear();
