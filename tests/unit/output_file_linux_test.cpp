@@ -5,6 +5,8 @@
 // mknod is refused), never the system's own nodes, even though the tests run as root.
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -17,6 +19,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -265,6 +268,38 @@ TEST_F(OutputFileLinux, ASocketIsRefused) {
   ::close(fd);
   EXPECT_TRUE(S_ISSOCK(lstat_of(path).st_mode));
   EXPECT_EQ(entries(dir_), 1u);
+}
+
+volatile std::sig_atomic_t terms_seen = 0;
+void count_term(int) {
+  terms_seen = terms_seen + 1;
+}
+
+// What write_output_file holds around its temporary file: a SIGTERM raised in the middle acts when
+// it ends, not before (a signal mid-write left report.txt.tmp-* behind; bench/soak.sh).
+TEST(StopSignalsDeferred, ASignalRaisedWhileItLivesActsWhenItEnds) {
+  const auto old = std::signal(SIGTERM, count_term);
+  terms_seen = 0;
+  {
+    const platform::stop_signals_deferred deferred;
+    std::raise(SIGTERM);
+    EXPECT_EQ(terms_seen, 0);  // pending
+  }
+  EXPECT_EQ(terms_seen, 1);
+
+  // Blocked before: left blocked when it ends, as it was.
+  sigset_t term;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &term, nullptr), 0);
+  {
+    const platform::stop_signals_deferred deferred;
+    std::raise(SIGTERM);
+  }
+  EXPECT_EQ(terms_seen, 1);
+  ASSERT_EQ(::pthread_sigmask(SIG_UNBLOCK, &term, nullptr), 0);
+  EXPECT_EQ(terms_seen, 2);
+  std::signal(SIGTERM, old);
 }
 
 }  // namespace

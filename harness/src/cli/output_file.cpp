@@ -179,8 +179,11 @@ void write_in_place(const target& t, std::string_view content) {
   if (step != nullptr) fail(t, step, error);
 }
 
-// A new or regular file: a temporary file beside it, synced, then renamed over it.
+// A new or regular file: a temporary file beside it, synced, then renamed over it. SIGINT and
+// SIGTERM wait until it is renamed or removed (found by bench/soak.sh: a signal in the middle
+// left the temporary file).
 std::string write_and_rename(const target& t, std::string_view content) {
+  const platform::stop_signals_deferred deferred;
   const std::filesystem::path tmp = temporary_beside(t.path);
   // Never reuse a file someone else made.
   std::FILE* file = platform::create_file_exclusive(tmp);

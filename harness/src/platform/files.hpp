@@ -75,6 +75,23 @@ kept keep_mode_and_owner(std::FILE* file, const path_facts& old);
 // cannot show a file whose content is still only in memory. false with errno set on failure.
 bool sync_file(std::FILE* file);
 
+// While it lives, SIGINT and SIGTERM sent to this thread's process wait (blocked in this thread,
+// pthread_sigmask) and act when it ends: a signal while a report's temporary file is written and
+// renamed then acts after the rename, so the command it ends leaves the whole file and no
+// temporary one beside it. Only around work that cannot block for long (a FIFO's open waits for
+// a reader: a stop must reach it). Nothing on Windows.
+class stop_signals_deferred {
+ public:
+  stop_signals_deferred();
+  ~stop_signals_deferred();
+  stop_signals_deferred(const stop_signals_deferred&) = delete;
+  stop_signals_deferred& operator=(const stop_signals_deferred&) = delete;
+
+ private:
+  bool int_was_blocked_ = false;  // blocked before: left blocked
+  bool term_was_blocked_ = false;
+};
+
 // The file descriptor of an open stream (fileno, _fileno).
 int file_descriptor(std::FILE* file);
 

@@ -8,6 +8,8 @@
 // Also the process's other facts (its file, its state directory, its id), terminals, and the file
 // calls of platform/files.hpp.
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -366,6 +368,29 @@ kept keep_mode_and_owner(std::FILE* file, const path_facts& old) {
 
 bool sync_file(std::FILE* file) {
   return ::fsync(::fileno(file)) == 0;
+}
+
+stop_signals_deferred::stop_signals_deferred() {
+  sigset_t stops;
+  sigset_t before;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  if (::pthread_sigmask(SIG_BLOCK, &stops, &before) == 0) {
+    int_was_blocked_ = sigismember(&before, SIGINT) == 1;
+    term_was_blocked_ = sigismember(&before, SIGTERM) == 1;
+  } else {
+    int_was_blocked_ = term_was_blocked_ = true;  // nothing blocked: nothing to unblock
+  }
+}
+
+stop_signals_deferred::~stop_signals_deferred() {
+  sigset_t unblock;
+  sigemptyset(&unblock);
+  if (!int_was_blocked_) sigaddset(&unblock, SIGINT);
+  if (!term_was_blocked_) sigaddset(&unblock, SIGTERM);
+  // A signal that came meanwhile acts here: its handler, or the end of the process.
+  ::pthread_sigmask(SIG_UNBLOCK, &unblock, nullptr);
 }
 
 int file_descriptor(std::FILE* file) {

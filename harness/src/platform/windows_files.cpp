@@ -106,6 +106,10 @@ bool sync_file(std::FILE* file) {
   return ::_commit(::_fileno(file)) == 0;
 }
 
+// Windows has no signals to block: a console's Ctrl-C comes on a thread of its own.
+stop_signals_deferred::stop_signals_deferred() = default;
+stop_signals_deferred::~stop_signals_deferred() = default;
+
 int file_descriptor(std::FILE* file) {
   return ::_fileno(file);
 }
