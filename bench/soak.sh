@@ -26,12 +26,13 @@
 #                 Markdown and text end with a newline); no other file left in the folder (a
 #                 temporary file of a write cut short). A run that exited 0 must have written its
 #                 report.
-# Some runs and ab runs also --save into one results store for the whole soak (signals may land
-# mid-save). After about one run in four, a reader runs over what the runs left: `harness report`
-# of a JSON report a run wrote (exit 0), `harness compare` of two or more of them (exit 0, 4 or 6;
-# 2 only for reports with no workload in common), or `harness history` over the store (exit 0, 4
-# with --regressions), each in a random format, to stdout or -o. Checked as the runs are (no
-# crash, the exit code expected), and its output whole: the -o file, or stdout in its format.
+# A quarter of the runs (run and ab) also --save into one results store for the whole soak
+# (signals may land mid-save). After about one run in four, a reader runs over what the runs
+# left: `harness report` of a JSON report a run wrote (exit 0), `harness compare` of two or more
+# of them (exit 0, 4 or 6; 2 only for reports with no workload in common), or `harness history`
+# over the store (exit 0, 4 with --regressions), each in a random format, to stdout or -o.
+# Checked as the runs are (no crash, the exit code expected; killed after 120 s), and its output
+# whole: the -o file, or stdout in its format.
 #
 # Prints the counts: runs, by exit code, signalled, crashes, unexpected codes, unrestored, children
 # left, partial files, missing reports, readers; each failure with its command line and stderr's
@@ -323,8 +324,11 @@ def read_back(folder):
     by_kind["reader " + what] = by_kind.get("reader " + what, 0) + 1
     out_path, err_path = os.path.join(folder, "stdout"), os.path.join(folder, "stderr")
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        code = subprocess.run(argv, stdout=out, stderr=err, timeout=120,
-                              env=dict(os.environ, HARNESS_HISTORY="off")).returncode
+        try:
+            code = subprocess.run(argv, stdout=out, stderr=err, timeout=120,
+                                  env=dict(os.environ, HARNESS_HISTORY="off")).returncode
+        except subprocess.TimeoutExpired:  # killed by subprocess.run
+            code = -signal.SIGKILL
     with open(err_path, errors="replace") as f:
         err_text = f.read()
     shown = code if code >= 0 else f"signal {-code}"
