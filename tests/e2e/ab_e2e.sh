@@ -104,16 +104,8 @@ interrupt() {
   "$harness" ab xor_loop/2000000 xor_loop/2000000 --warmup 0 --max-time 600s --target 0.000001% \
     --log-level debug >"$work/out" 2>"$work/err" &
   local pid=$!
-  local ready=""
-  for _ in $(seq 1200); do
-    if grep -q "ab: xor_loop/2000000 vs xor_loop/2000000: measured round 1 taken" "$work/err" 2>/dev/null; then
-      ready=1
-      break
-    fi
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  if [ -z "$ready" ]; then
+  if ! wait_for "$pid" grep -qs "ab: xor_loop/2000000 vs xor_loop/2000000: measured round 1 taken" \
+    "$work/err"; then
     fail "SIG$sig: the rounds never logged their first"
     kill -KILL "$pid" 2>/dev/null
     wait "$pid"

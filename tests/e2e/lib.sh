@@ -51,6 +51,26 @@ fits_schema() {
   fi
 }
 
+# wait_for PID COMMAND...: runs COMMAND every 50 ms until it succeeds (0) or PID has ended or a
+# minute has passed (1): what a test waits for before it signals a command at a chosen moment.
+wait_for() {
+  local pid=$1
+  shift
+  for _ in $(seq 1200); do
+    "$@" && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.05
+  done
+  return 1
+}
+
+# Whether PID is in openat (syscall 257) after writing its console report to $work/out: every
+# command writes and flushes that before its -o file, so the openat is the -o FIFO's, waiting
+# for its reader (one seen earlier could be one of the doctor's, before the handlers are set).
+opening_report_file() {
+  [ -s "$work/out" ] && [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" = 257 ]
+}
+
 # signal_while_writing NAME SIG CODE KEY -- ARGS...: a signal while the report is being written
 # ends the command after the write, not the process in the middle of it (found by
 # bench/soak.sh: a temporary file was left). ARGS write a JSON report with -o "$work/report.fifo",
@@ -61,25 +81,14 @@ fits_schema() {
 signal_while_writing() {
   local name=$1 sig=$2 code=$3 key=$4
   shift 5
-  local fifo="$work/report.fifo" pid blocked="" got
+  local fifo="$work/report.fifo" pid got
   # The previous command's stdout must be gone first: the shell truncates it in the child, after
-  # the fork, and the loop below could see the old one.
+  # the fork, and wait_for could see the old one.
   rm -f "$fifo" "$work/out" "$work/err"
   mkfifo "$fifo"
   "$harness" "$@" >"$work/out" 2>"$work/err" &
   pid=$!
-  for _ in $(seq 1200); do
-    # openat (257) of the FIFO, waiting for its reader: after the console report on stdout, which
-    # every command writes and flushes before its -o file (an openat seen earlier could be one of
-    # the doctor's, before the handlers are set).
-    if [ -s "$work/out" ] && [ "$(cut -d' ' -f1 "/proc/$pid/syscall" 2>/dev/null)" = 257 ]; then
-      blocked=1
-      break
-    fi
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  if [ -z "$blocked" ]; then
+  if ! wait_for "$pid" opening_report_file "$pid"; then
     fail "$name: the command never blocked opening the FIFO"
     sed 's/^/    | /' "$work/err" | head -20
     kill -KILL "$pid" 2>/dev/null

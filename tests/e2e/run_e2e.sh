@@ -258,16 +258,8 @@ interrupt() {
   local pid=$!
   # The signal goes once the prepared phase has taken its first sample, which the sampler says on
   # the log at debug level; the run is 100000 samples of milliseconds, so it is still sampling.
-  local ready=""
-  for _ in $(seq 1200); do
-    if grep -q "^harness: debug: xor_loop/2000000: prepared samples: sample 1 taken" "$work/err" 2>/dev/null; then
-      ready=1
-      break
-    fi
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  if [ -z "$ready" ]; then
+  if ! wait_for "$pid" grep -qs "^harness: debug: xor_loop/2000000: prepared samples: sample 1 taken" \
+    "$work/err"; then
     fail "SIG$sig: the prepared phase never logged its first sample"
     sed 's/^/    | /' "$work/err" | tail -5
     kill -KILL "$pid" 2>/dev/null
