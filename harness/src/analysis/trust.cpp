@@ -136,7 +136,8 @@ trust_note judge_trust(const workload_analysis& w, const run_report& run) {
                         percent_text(l.first_block_lead, 0), l.blocks_examined);
     t.text = fmt::format(
         "the workload speeds up with repetition: {} (a branch predictor or cache trained by the "
-        "same input). The trained speed is the floor here; a caller with fresh data sees the "
+        "same input, or a CPU that runs code faster once it has run it a while). The trained "
+        "speed is the floor here; a caller with fresh data, or between other work, sees the "
         "untrained one: give it fresh input per call (with_fresh_input), or measure the trained "
         "speed with blocks re-warmed",
         seen);
