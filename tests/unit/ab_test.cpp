@@ -233,6 +233,7 @@ class fake_side final : public ab_side {
     facts_.clock_step = 10;
   }
   const ab_side_facts& facts() const override { return facts_; }
+  void declare_min_sample_ns(std::uint64_t ns) { facts_.min_sample_ns = ns; }
   std::uint64_t measure_overhead(std::size_t) override { return overhead_; }
   std::uint64_t calibrate(std::uint64_t overhead, std::uint64_t min_ticks) override {
     calibrated_with = {overhead, min_ticks};
@@ -338,6 +339,30 @@ TEST(AbRounds, OneBatchForBothTheLargerNeedAndRoundsSizedToTheRoundTime) {
   EXPECT_EQ(p.stopped_by, ab_stop::target);
   EXPECT_EQ(p.rounds.size(), 30U);
   EXPECT_EQ(p.checks, 2U);
+}
+
+TEST(AbRounds, BothSidesTakeTheLongerSampleASideDeclaresUnlessTheOptionIsGiven) {
+  fake_host host;
+  fake_side a(host, 'A', 1'000, 20, 3);
+  fake_side b(host, 'B', 1'010, 30, 5);
+  b.declare_min_sample_ns(50'000);  // 50,000 ticks at 1e9/s, above 1000 steps of 10 ticks
+  ab_pair p = run_rounds(a, b, fake_options(host));
+  EXPECT_EQ(p.min_sample_ticks, 50'000U);
+  EXPECT_EQ(p.min_sample_source, min_sample_origin::workload);
+  EXPECT_EQ(a.calibrated_with, (std::pair<std::uint64_t, std::uint64_t>{20, 50'000}));
+  EXPECT_EQ(b.calibrated_with, (std::pair<std::uint64_t, std::uint64_t>{30, 50'000}));
+  // --min-sample-time decides, shorter or not.
+  ab_options o = fake_options(host);
+  o.min_sample_time = std::chrono::microseconds(2);
+  p = run_rounds(a, b, o);
+  EXPECT_EQ(p.min_sample_ticks, 2'000U);
+  EXPECT_EQ(p.min_sample_source, min_sample_origin::option);
+  EXPECT_EQ(a.calibrated_with, (std::pair<std::uint64_t, std::uint64_t>{20, 2'000}));
+  // Shorter than the default: the default stays.
+  b.declare_min_sample_ns(5'000);
+  p = run_rounds(a, b, fake_options(host));
+  EXPECT_EQ(p.min_sample_ticks, 10'000U);
+  EXPECT_EQ(p.min_sample_source, min_sample_origin::clock_steps);
 }
 
 TEST(AbRounds, TheOrderAlternatesAndTheWarmupRunsFirst) {

@@ -102,6 +102,26 @@ TEST(WorkerProtocol, RepliesAreOneLineEachAndReadBack) {
   EXPECT_TRUE(std::holds_alternative<wp::bye>(wp::parse_reply("bye")));
 }
 
+TEST(WorkerProtocol, ReadySaysAWorkloadsMinimumSampleTimeOnlyWhenItDeclaresOne) {
+  wp::ready r{.clock = "c",
+              .ticks_per_second = 1e9,
+              .workload = "w",
+              .build = "b",
+              .harness = "",
+              .min_sample_ns = 0};
+  EXPECT_THAT(wp::format(r), Not(HasSubstr("min_sample_ns")));
+  EXPECT_EQ(std::get<wp::ready>(wp::parse_reply(wp::format(r))).min_sample_ns, 0u);
+  r.min_sample_ns = 20'000'000;
+  EXPECT_THAT(wp::format(r), ::testing::EndsWith(" min_sample_ns=20000000"));
+  EXPECT_EQ(std::get<wp::ready>(wp::parse_reply(wp::format(r))).min_sample_ns, 20'000'000u);
+  EXPECT_THAT(message_of<wp::protocol_error>([] {
+                wp::parse_reply(
+                    "ready 1 clock=c tps=1e9 step=1 granularity=0 workload=w build= "
+                    "min_sample_ns=soon");
+              }),
+              HasSubstr("min_sample_ns"));
+}
+
 TEST(WorkerProtocol, ReadyLeavesUnknownKeysAloneAndNeedsTheOthers) {
   const auto r = std::get<wp::ready>(wp::parse_reply(
       "ready 1 numa=0 clock=c tps=1e9 step=1 granularity=0 workload=w build= later=x"));
@@ -483,6 +503,16 @@ TEST_F(WorkerSide, SpeaksTheProtocolAndTakesItsFactsFromReady) {
                           "A <- calibrate 1000 1000", "A -> batch", "A <- sample 4 1 1000",
                           "A -> samples", "A <- quit", "A -> bye"));
   EXPECT_EQ(builds.log.killed, 0);
+  EXPECT_EQ(a->facts().min_sample_ns, 0u);  // "exact" declares none
+}
+
+TEST_F(WorkerSide, TakesTheWorkloadsMinimumSampleTimeFromReady) {
+  builds.a.registry.add(workload("long_samples", detail::make_invoker([] {}), false, false)
+                            .min_sample_time(std::chrono::milliseconds(5)));
+  auto a = side_of(builds, "./a");
+  a->hello("long_samples", "");
+  EXPECT_EQ(a->facts().min_sample_ns, 5'000'000u);
+  a->quit();
 }
 
 TEST_F(WorkerSide, EachReplyIsAwaitedForWhatItShouldTakeAndTheTimeoutBeyond) {

@@ -129,6 +129,38 @@ TEST(RunWorkload, ShortWorkloadsAreBatchedAndReportedPerCall) {
   EXPECT_EQ(r.first->batch, 1u);  // the cold call is always alone
 }
 
+TEST(RunWorkload, AWorkloadsDeclaredMinimumSampleTimeSetsItsBatchUnlessTheOptionIsGiven) {
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = testing::make_workload("varying", [&] { clock.advance(100); });
+  w.min_sample_time(std::chrono::microseconds(20));  // 20000 ticks at 1e9 ticks/s
+  run_options options = exact_options(2);
+  options.batch.reset();
+  // The default aims at 1000 steps of the clock, 1000 ticks: the workload asks for longer.
+  auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_EQ(r.min_sample_ticks, 20000u);
+  EXPECT_EQ(r.min_sample_source, min_sample_origin::workload);
+  // Calibration grows the batch 1, 10, 100, then aims 20% past the goal: 240 calls.
+  EXPECT_EQ(r.batch, 240u);
+  EXPECT_THAT(r.prepared->values, ElementsAre(100.0, 100.0));
+
+  // --min-sample-time decides, shorter or not.
+  options.min_sample_time = std::chrono::microseconds(1);
+  r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_EQ(r.min_sample_ticks, 1000u);
+  EXPECT_EQ(r.min_sample_source, min_sample_origin::option);
+  EXPECT_EQ(r.batch, 10u);
+
+  // A declared time shorter than the default leaves the default.
+  auto quick = testing::make_workload("quick", [&] { clock.advance(100); });
+  quick.min_sample_time(std::chrono::nanoseconds(500));
+  options.min_sample_time.reset();
+  r = run_workload({&quick, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_EQ(r.min_sample_ticks, 1000u);
+  EXPECT_EQ(r.min_sample_source, min_sample_origin::clock_steps);
+  EXPECT_EQ(r.batch, 10u);
+}
+
 TEST(RunWorkload, ExplicitBatchIsUsedAsGiven) {
   fake_os os;
   stepping_clock clock(1);

@@ -235,6 +235,20 @@ TEST(Registration, ADefaultOutsideTheRangeOrARangeOnNoArgumentIsRefused) {
   EXPECT_THROW(none.default_arg(0), std::invalid_argument);
 }
 
+TEST(Registration, AMinimumSampleTimeIsAboveZeroAndAtMostTenSeconds) {
+  auto w = make("w", [] {});
+  EXPECT_FALSE(w.min_sample_time());
+  EXPECT_THROW(w.min_sample_time(std::chrono::nanoseconds(0)), std::invalid_argument);
+  EXPECT_THROW(w.min_sample_time(std::chrono::nanoseconds(-1)), std::invalid_argument);
+  EXPECT_THROW(w.min_sample_time(std::chrono::seconds(10) + std::chrono::nanoseconds(1)),
+               std::invalid_argument);
+  EXPECT_FALSE(w.min_sample_time());
+  w.min_sample_time(std::chrono::milliseconds(20));
+  EXPECT_EQ(w.min_sample_time(), std::chrono::milliseconds(20));
+  w.min_sample_time(std::chrono::seconds(10));
+  EXPECT_EQ(w.min_sample_time(), std::chrono::seconds(10));
+}
+
 // A negative iteration count is the workload's failure: the invoker throws after its calls.
 TEST(Registration, ANegativeIterationCountFailsTheCall) {
   int calls = 0;

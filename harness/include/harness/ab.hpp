@@ -29,6 +29,7 @@
 #include "harness/enum_names.hpp"
 #include "harness/platform.hpp"
 #include "harness/preparation.hpp"
+#include "harness/workload_facts.hpp"
 
 namespace harness {
 
@@ -130,6 +131,8 @@ struct ab_side_facts {
   // One call timed alone at calibration, ticks after the timer overhead; 0: not measured (a
   // worker does not say). run_rounds refuses a batch that would make a sample outlast --max-time.
   std::uint64_t call_ticks = 0;
+  // The workload's declared minimum sample time (workload::min_sample_time), ns; 0: none.
+  std::uint64_t min_sample_ns = 0;
 };
 
 // One side's samples of one round.
@@ -303,6 +306,7 @@ struct ab_pair {
   std::uint64_t batch = 1;  // calls per sample, both sides
   bool batch_calibrated = false;
   std::uint64_t min_sample_ticks = 0;
+  min_sample_origin min_sample_source = min_sample_origin::clock_steps;  // where it came from
   std::uint64_t overhead_a = 0;  // ticks subtracted from each raw sample
   std::uint64_t overhead_b = 0;
   std::size_t samples_per_side = 1;     // per round

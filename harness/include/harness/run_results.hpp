@@ -205,6 +205,7 @@ struct workload_result {
   std::uint64_t batch = 1;             // calls per sample in baseline and prepared
   bool batch_calibrated = false;       // batch was found by timing, not given by --batch
   std::uint64_t min_sample_ticks = 0;  // the sample length batching aims for
+  min_sample_origin min_sample_source = min_sample_origin::clock_steps;  // where it came from
   preparation_report preparation;
   warmup_result warmup;
   // The CPU counters asked for (run_options::counters), each opened or with the system's reason

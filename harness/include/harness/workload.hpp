@@ -38,6 +38,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <concepts>
 #include <cstdint>
 #include <deque>
@@ -102,6 +103,12 @@ class workload {
   workload& by_default();
   // How its file was compiled; HARNESS_WORKLOAD passes it.
   workload& compiled_with(workload_build build);
+  // Its samples last at least this long (Google Benchmark's MinTime): calls are batched until
+  // they do, as --min-sample-time batches every workload, which still decides when given. For a
+  // workload whose call costs more or less with its input (with_fresh_input over random data),
+  // a sample then holds many inputs, and its minimum is the cost of the inputs, not of the
+  // luckiest one. Positive, at most 10 s; std::invalid_argument otherwise.
+  workload& min_sample_time(std::chrono::nanoseconds shortest);
   // The items (elements, records, operations: what the user counts) and the bytes one call
   // processes: a number, or a function of the argument (`[](std::int64_t n) { return n; }`).
   // Reports show items/s and bytes/s (Google Benchmark's SetItemsProcessed/SetBytesProcessed).
@@ -125,6 +132,9 @@ class workload {
   const std::vector<std::int64_t>& default_args() const noexcept { return default_args_; }
   std::optional<std::int64_t> min_arg() const noexcept { return min_arg_; }
   std::optional<std::int64_t> max_arg() const noexcept { return max_arg_; }
+  std::optional<std::chrono::nanoseconds> min_sample_time() const noexcept {
+    return min_sample_time_;
+  }
   // Whether `arg` lies within min_arg() and max_arg().
   bool accepts(std::int64_t arg) const noexcept;
   // "an integer", "an integer of 0 or more", "an integer from 1 to 64": what the argument may be.
@@ -154,6 +164,7 @@ class workload {
   std::vector<std::int64_t> default_args_;
   std::optional<std::int64_t> min_arg_;
   std::optional<std::int64_t> max_arg_;
+  std::optional<std::chrono::nanoseconds> min_sample_time_;
   bool is_default_ = false;
   workload_build build_;
 
@@ -186,6 +197,8 @@ struct workload_instance {
 
 // The most arguments one -w pattern (or one registered sweep) may expand to.
 inline constexpr std::size_t kMaxArguments = 1000;
+// The longest minimum sample time a workload may declare (workload::min_sample_time).
+inline constexpr std::chrono::nanoseconds kMaxMinSampleTime = std::chrono::seconds(10);
 
 // Expands `LO..HI:xF` / `LO..HI:+S`: LO, then each step below HI, then HI. Throws
 // std::invalid_argument for a range that is empty (HI < LO), a factor under 2 or a step under 1,

@@ -36,4 +36,17 @@ constexpr const auto& enum_names(setup_kind) noexcept {
   return kSetupKindNames;
 }
 
+// Where the sample length that batching aims for came from: 1000 steps of the clock (the
+// default), --min-sample-time, or the workload's own min_sample_time() when longer than the
+// default. As JSON's "min_sample_source" says it.
+enum class min_sample_origin { clock_steps, option, workload };
+inline constexpr enum_table<min_sample_origin, min_sample_origin::workload> kMinSampleOriginNames{{
+    {min_sample_origin::clock_steps, "clock_steps", "1000 steps of the clock"},
+    {min_sample_origin::option, "option", "--min-sample-time"},
+    {min_sample_origin::workload, "workload", "the workload's min_sample_time()"},
+}};
+constexpr const auto& enum_names(min_sample_origin) noexcept {
+  return kMinSampleOriginNames;
+}
+
 }  // namespace harness

@@ -32,6 +32,8 @@ local_side::local_side(const workload_instance& workload, const clock_facts& clo
   facts_.ticks_per_second = clock_.ticks_per_second();
   facts_.clock_step = clock.step;
   facts_.granularity = clock.granularity;
+  if (const auto declared = workload.def->min_sample_time())
+    facts_.min_sample_ns = static_cast<std::uint64_t>(declared->count());
   try {
     session_ = workload.start();
   } catch (const std::exception& e) {

@@ -73,6 +73,9 @@ struct ready {
   std::string workload;  // its display name
   std::string build;     // the fingerprint of the worker's executable (history.hpp)
   std::string harness;   // the harness version it was built from; empty when not said
+  // The workload's declared minimum sample time (workload::min_sample_time), ns; 0: none (and
+  // the key is left out of the line).
+  std::uint64_t min_sample_ns = 0;
 };
 struct overhead_ticks {
   std::uint64_t ticks = 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "harness/duration.hpp"
 #include "harness/workload.hpp"
 
 namespace harness::cli {
@@ -52,6 +53,10 @@ void add_list_command(CLI::App& root, context& ctx) {
         if (w.setup() != setup_kind::none) tags.emplace_back(to_string(w.setup()));
         if (w.items_for(w.default_arg().value_or(0))) tags.emplace_back("items/s");
         if (w.bytes_for(w.default_arg().value_or(0))) tags.emplace_back("bytes/s");
+        if (w.min_sample_time()) {
+          tags.push_back(fmt::format("samples of {} or more",
+                                     format_duration(*w.min_sample_time(), micro_spelling::ascii)));
+        }
         fmt::print(ctx.out, "{:<20} {:<26} {}{}{}\n", w.name(), arg, w.description(),
                    w.is_default() ? " [default]" : "",
                    tags.empty() ? std::string() : fmt::format(" [{}]", fmt::join(tags, ", ")));

@@ -86,7 +86,8 @@ std::string worker::hello(std::string_view line) {
                               .granularity = f.granularity,
                               .workload = f.workload,
                               .build = build,
-                              .harness = HARNESS_VERSION});
+                              .harness = HARNESS_VERSION,
+                              .min_sample_ns = f.min_sample_ns});
 }
 
 std::string worker::answer(std::string_view line) {

@@ -79,11 +79,22 @@ void run_phases(detail::live_workload workload, const run_options& options,
   result.iterations_per_call = iterations;
 
   // A sample lasts 1000 steps of back-to-back reads: longer than both the clock's granularity
-  // and its read cost, whose jitter the overhead subtraction leaves in each sample.
-  result.min_sample_ticks = options.min_sample_time
-                                ? detail::seconds_to_ticks(*options.min_sample_time, clock)
-                                : static_cast<std::uint64_t>(options.tuning.min_sample_steps *
-                                                             static_cast<double>(facts.step));
+  // and its read cost, whose jitter the overhead subtraction leaves in each sample; or as long as
+  // the workload declared, when longer; --min-sample-time decides when given.
+  if (options.min_sample_time) {
+    result.min_sample_ticks = detail::seconds_to_ticks(*options.min_sample_time, clock);
+    result.min_sample_source = min_sample_origin::option;
+  } else {
+    result.min_sample_ticks = static_cast<std::uint64_t>(options.tuning.min_sample_steps *
+                                                         static_cast<double>(facts.step));
+    if (const auto declared = workload.min_sample_time) {
+      const std::uint64_t ticks = detail::seconds_to_ticks(*declared, clock);
+      if (ticks > result.min_sample_ticks) {
+        result.min_sample_ticks = ticks;
+        result.min_sample_source = min_sample_origin::workload;
+      }
+    }
+  }
   if (options.batch) {
     result.batch = *options.batch;
   } else if (first_raw - std::min(first_raw, cold_overhead) <
@@ -189,7 +200,8 @@ workload_result run_workload(const workload_instance& workload, const run_option
     }
     if (result.setup == workload::setup_kind::per_argument)
       result.setup_seconds = facts.clock->to_seconds(facts.clock->now() - setup_begin);
-    run_phases({*session, result.name, 0, nullptr, {}}, options, facts, os, prep, result, stage);
+    run_phases({*session, result.name, 0, nullptr, {}, workload.def->min_sample_time()}, options,
+               facts, os, prep, result, stage);
   } catch (const detail::workload_threw& e) {
     keep_failure(e);
   }

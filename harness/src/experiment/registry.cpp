@@ -147,6 +147,17 @@ workload& workload::max_arg(std::int64_t highest) {
   return *this;
 }
 
+workload& workload::min_sample_time(std::chrono::nanoseconds shortest) {
+  if (shortest <= std::chrono::nanoseconds::zero() || shortest > kMaxMinSampleTime) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}': min_sample_time() takes a duration above 0 and at "
+                    "most 10 s, not {} ns",
+                    name_, shortest.count()));
+  }
+  min_sample_time_ = shortest;
+  return *this;
+}
+
 bool workload::accepts(std::int64_t arg) const noexcept {
   return (!min_arg_ || arg >= *min_arg_) && (!max_arg_ || arg <= *max_arg_);
 }

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -68,6 +69,8 @@ struct live_workload {
   std::uint64_t iterations_per_call = 0;
   counter_reader* counters = nullptr;
   std::vector<cpu_counter> counted;  // the counters that opened, in the order asked
+  // What the workload declared its samples last at least (workload::min_sample_time).
+  std::optional<std::chrono::nanoseconds> min_sample_time;
 };
 
 // The most iterations a second a returned count may claim: 20,000 a cycle of a 5 GHz core. The

@@ -49,6 +49,7 @@ ab_json pair_json(const ab_pair& p) {
           {"batch", p.batch},
           {"batch_calibrated", p.batch_calibrated},
           {"min_sample_ticks", p.min_sample_ticks},
+          {"min_sample_source", id_of(p.min_sample_source)},
           {"overhead_a_ticks", p.overhead_a},
           {"overhead_b_ticks", p.overhead_b},
           {"samples_per_side", p.samples_per_side},

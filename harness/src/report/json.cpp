@@ -203,6 +203,7 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
           {"batch", r.batch},
           {"batch_calibrated", r.batch_calibrated},
           {"min_sample_ticks", r.min_sample_ticks},
+          {"min_sample_source", id_of(r.min_sample_source)},
           {"iterations_per_call", r.iterations_per_call},
           {"items_per_call", number_or_null(r.items_per_call)},
           {"bytes_per_call", number_or_null(r.bytes_per_call)},
