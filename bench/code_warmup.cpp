@@ -40,6 +40,7 @@
 #include "harness/preparation.hpp"
 #include "harness/speed_probe.hpp"
 #include "harness/workload.hpp"
+#include "study.hpp"
 
 namespace {
 
@@ -103,25 +104,10 @@ double median(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-harness::workload_instance select_workload(const std::string& pattern) {
-  const std::vector<harness::workload_instance> selected =
-      harness::global_registry().select({pattern});
-  if (selected.size() != 1) {
-    throw harness::usage_error(fmt::format(
-        "--workload: '{}' matches {} workloads; give exactly one", pattern, selected.size()));
-  }
-  return selected.front();
-}
-
 int run(const options& opt) {
   auto os = harness::platform::make_native_os();
-  const harness::platform::cpu_list allowed = os->affinity();
-  if (std::find(allowed.begin(), allowed.end(), opt.cpu) == allowed.end()) {
-    throw harness::usage_error(
-        fmt::format("--cpu: CPU {} is not one this process may run on; allowed CPUs: {}", opt.cpu,
-                    harness::platform::format_cpu_list(allowed)));
-  }
-  const harness::workload_instance workload = select_workload(opt.workload);
+  harness::study::check_cpu(opt.cpu, os->affinity());
+  const harness::workload_instance workload = harness::study::one_workload(opt.workload);
   const harness::clock_source& clock = harness::default_clock();
   const auto gap = static_cast<std::uint64_t>(opt.gap_ms * 1e-3 * clock.ticks_per_second());
 

@@ -44,6 +44,7 @@
 #include "harness/preparation.hpp"
 #include "harness/speed_probe.hpp"
 #include "harness/workload.hpp"
+#include "study.hpp"
 
 namespace {
 
@@ -459,31 +460,13 @@ void check(const options& opt, const harness::platform::cpu_list& allowed) {
     throw harness::usage_error(
         "--tight-iterations: invalid value '0': expected a positive number of iterations");
   }
-  if (std::find(allowed.begin(), allowed.end(), opt.cpu) == allowed.end()) {
-    throw harness::usage_error(
-        fmt::format("--cpu: CPU {} is not one this process may run on; allowed CPUs: {}", opt.cpu,
-                    harness::platform::format_cpu_list(allowed)));
-  }
-}
-
-harness::workload_instance select_workload(const std::string& pattern) {
-  const std::vector<harness::workload_instance> selected =
-      harness::global_registry().select({pattern});
-  if (selected.size() != 1) {
-    std::string names;
-    for (const auto& w : selected)
-      names += (names.empty() ? "" : ", ") + w.display_name();
-    throw harness::usage_error(
-        fmt::format("--workload: '{}' matches {} workloads ({}); give exactly one", pattern,
-                    selected.size(), names));
-  }
-  return selected.front();
+  harness::study::check_cpu(opt.cpu, allowed);
 }
 
 int run(const options& opt) {
   auto os = harness::platform::make_native_os();
   check(opt, os->affinity());
-  const harness::workload_instance workload = select_workload(opt.workload);
+  const harness::workload_instance workload = harness::study::one_workload(opt.workload);
   std::optional<std::ofstream> csv;
   if (!opt.csv.empty()) {
     // A file that cannot be written is found before the run, not after it.

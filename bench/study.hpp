@@ -1,0 +1,40 @@
+// What the standalone study programs of bench/ (slowdown_signals, code_warmup) share: the one
+// workload a pattern names, and the CPU to pin to checked against those the process may use.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "harness/errors.hpp"
+#include "harness/platform.hpp"
+#include "harness/workload.hpp"
+
+namespace harness::study {
+
+// The registered workload `pattern` selects (NAME or NAME/ARG); a usage error naming what it
+// matched unless that is exactly one.
+inline workload_instance one_workload(const std::string& pattern) {
+  const std::vector<workload_instance> selected = global_registry().select({pattern});
+  if (selected.size() != 1) {
+    std::string names;
+    for (const auto& w : selected)
+      names += (names.empty() ? "" : ", ") + w.display_name();
+    throw usage_error(fmt::format("--workload: '{}' matches {} workloads ({}); give exactly one",
+                                  pattern, selected.size(), names));
+  }
+  return selected.front();
+}
+
+// A usage error unless `cpu` is one of `allowed`.
+inline void check_cpu(int cpu, const platform::cpu_list& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), cpu) == allowed.end()) {
+    throw usage_error(
+        fmt::format("--cpu: CPU {} is not one this process may run on; allowed CPUs: {}", cpu,
+                    platform::format_cpu_list(allowed)));
+  }
+}
+
+}  // namespace harness::study
