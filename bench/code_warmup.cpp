@@ -112,11 +112,7 @@ int run(const options& opt) {
   const auto gap = static_cast<std::uint64_t>(opt.gap_ms * 1e-3 * clock.ticks_per_second());
 
   harness::preparation prep(*os);
-  harness::preparation_plan plan;
-  plan.cpu = opt.cpu;
-  plan.priority = opt.priority == "normal" ? harness::platform::priority_level::normal
-                                           : harness::platform::priority_level::high;
-  prep.apply(plan);
+  prep.apply(harness::study::plan_of(opt.cpu, opt.priority));
   const std::unique_ptr<harness::workload_session> session = workload.start();
 
   // times[case][repeat][call], raw ticks.

@@ -479,11 +479,7 @@ int run(const options& opt) {
   const harness::clock_source& clock = harness::default_clock();
 
   harness::preparation prep(*os);
-  harness::preparation_plan plan;
-  plan.cpu = opt.cpu;
-  plan.priority = opt.priority == "normal" ? harness::platform::priority_level::normal
-                                           : harness::platform::priority_level::high;
-  prep.apply(plan);
+  prep.apply(harness::study::plan_of(opt.cpu, opt.priority));
 
   fmt::print(
       "slowdown_signals: {} on CPU {}, {:g} s in windows of {:g} ms (after {:g} ms of "

@@ -1,5 +1,6 @@
 // What the standalone study programs of bench/ (slowdown_signals, code_warmup) share: the one
-// workload a pattern names, and the CPU to pin to checked against those the process may use.
+// workload a pattern names, the CPU to pin to checked against those the process may use, and the
+// preparation their --cpu and --priority ask for.
 #pragma once
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
+#include "harness/preparation.hpp"
 #include "harness/workload.hpp"
 
 namespace harness::study {
@@ -26,6 +28,15 @@ inline workload_instance one_workload(const std::string& pattern) {
                                   pattern, selected.size(), names));
   }
   return selected.front();
+}
+
+// Pinned to `cpu`, at nice -20 for "high" (the programs' --priority) or as started for "normal".
+inline preparation_plan plan_of(int cpu, const std::string& priority) {
+  preparation_plan plan;
+  plan.cpu = cpu;
+  plan.priority =
+      priority == "normal" ? platform::priority_level::normal : platform::priority_level::high;
+  return plan;
 }
 
 // A usage error unless `cpu` is one of `allowed`.
