@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "harness/clock.hpp"
+#include "harness/enum_names.hpp"
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
 #include "harness/preparation.hpp"
@@ -54,24 +55,18 @@ struct options {
 };
 
 enum class before { self, reference, tight, spin, sleep };
+constexpr harness::enum_table<before, before::sleep> kBeforeNames{{
+    {before::self, "self"},
+    {before::reference, "reference"},
+    {before::tight, "tight"},
+    {before::spin, "spin"},
+    {before::sleep, "sleep"},
+}};
+constexpr const auto& enum_names(before) noexcept {
+  return kBeforeNames;
+}
 constexpr std::array<before, 5> kCases{before::self, before::reference, before::tight, before::spin,
                                        before::sleep};
-
-const char* name_of(before b) {
-  switch (b) {
-    case before::self:
-      return "self";
-    case before::reference:
-      return "reference";
-    case before::tight:
-      return "tight";
-    case before::spin:
-      return "spin";
-    case before::sleep:
-      return "sleep";
-  }
-  return "?";
-}
 
 // Runs `what` until `ticks` have passed since it began.
 void run_before(before what, std::uint64_t ticks, harness::workload_session& session,
@@ -98,11 +93,7 @@ void run_before(before what, std::uint64_t ticks, harness::workload_session& ses
   }
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+using harness::study::median;
 
 int run(const options& opt) {
   auto os = harness::platform::make_native_os();
@@ -166,7 +157,8 @@ int run(const options& opt) {
           std::find_if(calls.begin(), calls.end(), [&](double t) { return t <= steady * 1.01; });
       reached.push_back(static_cast<double>(first - calls.begin()));
     }
-    fmt::print("  {:<9} {:>4g}  {}\n", name_of(kCases[c]), median(reached), fmt::join(ratios, " "));
+    fmt::print("  {:<9} {:>4g}  {}\n", harness::id_of(kCases[c]), median(reached),
+               fmt::join(ratios, " "));
   }
   return 0;
 }

@@ -101,12 +101,7 @@ void on_stop_signal(int sig) {
   std::signal(sig, SIG_DFL);  // a second signal ends the process at once
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return std::nan("");
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+using harness::study::median;
 
 double percent(std::size_t part, std::size_t whole) {
   return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);

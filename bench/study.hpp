@@ -1,17 +1,19 @@
 // What the standalone study programs of bench/ (slowdown_signals, code_warmup) share: the one
-// workload a pattern names, the CPU to pin to checked against those the process may use, and the
-// preparation their --cpu and --priority ask for.
+// workload a pattern names, the CPU to pin to checked against those the process may use, the
+// preparation their --cpu and --priority ask for, and the median of their figures.
 #pragma once
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "harness/errors.hpp"
 #include "harness/platform.hpp"
 #include "harness/preparation.hpp"
+#include "harness/statistics.hpp"
 #include "harness/workload.hpp"
 
 namespace harness::study {
@@ -37,6 +39,12 @@ inline preparation_plan plan_of(int cpu, const std::string& priority) {
   plan.priority =
       priority == "normal" ? platform::priority_level::normal : platform::priority_level::high;
   return plan;
+}
+
+// The median of `values` (the statistics library's), NaN for none.
+inline double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return stats::median_sorted(values).value_or(std::nan(""));
 }
 
 // A usage error unless `cpu` is one of `allowed`.

@@ -3,6 +3,7 @@
 // the results, the analysis and the writers can carry them.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include "harness/enum_names.hpp"
@@ -47,6 +48,22 @@ inline constexpr enum_table<min_sample_origin, min_sample_origin::workload> kMin
 }};
 constexpr const auto& enum_names(min_sample_origin) noexcept {
   return kMinSampleOriginNames;
+}
+
+// The sample length batching aims for, ticks, and where it came from: `option_ticks`
+// (--min-sample-time) when given; else the longer of `default_ticks` (1000 steps of the clock) and
+// `declared_ticks` (the workload's min_sample_time(); 0: none). `harness run` and `harness ab`
+// both choose by it.
+struct min_sample_length {
+  std::uint64_t ticks = 0;
+  min_sample_origin origin = min_sample_origin::clock_steps;
+};
+constexpr min_sample_length choose_min_sample(std::optional<std::uint64_t> option_ticks,
+                                              std::uint64_t default_ticks,
+                                              std::uint64_t declared_ticks) noexcept {
+  if (option_ticks) return {*option_ticks, min_sample_origin::option};
+  if (declared_ticks > default_ticks) return {declared_ticks, min_sample_origin::workload};
+  return {default_ticks, min_sample_origin::clock_steps};
 }
 
 }  // namespace harness

@@ -70,23 +70,18 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
   const auto ns_to_ticks = [&](std::uint64_t ns) {
     return static_cast<std::uint64_t>(static_cast<double>(ns) * 1e-9 * pair.a.ticks_per_second);
   };
-  if (options.min_sample_time) {
-    pair.min_sample_ticks =
-        ns_to_ticks(static_cast<std::uint64_t>(options.min_sample_time->count()));
-    pair.min_sample_source = min_sample_origin::option;
-  } else {
-    pair.min_sample_ticks = static_cast<std::uint64_t>(
-        std::llround(tuning.min_sample_steps *
-                     static_cast<double>(std::max(pair.a.clock_step, pair.b.clock_step))));
-    // A side's workload may declare longer samples (workload::min_sample_time): both sides take
-    // the longer, as they take one batch.
-    const std::uint64_t declared =
-        ns_to_ticks(std::max(pair.a.min_sample_ns, pair.b.min_sample_ns));
-    if (declared > pair.min_sample_ticks) {
-      pair.min_sample_ticks = declared;
-      pair.min_sample_source = min_sample_origin::workload;
-    }
-  }
+  // A side's workload may declare longer samples (workload::min_sample_time): both sides take
+  // the longer, as they take one batch.
+  const min_sample_length length = choose_min_sample(
+      options.min_sample_time
+          ? std::optional(ns_to_ticks(static_cast<std::uint64_t>(options.min_sample_time->count())))
+          : std::nullopt,
+      static_cast<std::uint64_t>(
+          std::llround(tuning.min_sample_steps *
+                       static_cast<double>(std::max(pair.a.clock_step, pair.b.clock_step)))),
+      ns_to_ticks(std::max(pair.a.min_sample_ns, pair.b.min_sample_ns)));
+  pair.min_sample_ticks = length.ticks;
+  pair.min_sample_source = length.origin;
   // Calibrated with --batch too: calibrate() is also where a side says what its workload reports
   // per call and what a call takes alone.
   const std::uint64_t batch_a = a.calibrate(pair.overhead_a, pair.min_sample_ticks);

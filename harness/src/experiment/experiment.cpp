@@ -81,20 +81,14 @@ void run_phases(detail::live_workload workload, const run_options& options,
   // A sample lasts 1000 steps of back-to-back reads: longer than both the clock's granularity
   // and its read cost, whose jitter the overhead subtraction leaves in each sample; or as long as
   // the workload declared, when longer; --min-sample-time decides when given.
-  if (options.min_sample_time) {
-    result.min_sample_ticks = detail::seconds_to_ticks(*options.min_sample_time, clock);
-    result.min_sample_source = min_sample_origin::option;
-  } else {
-    result.min_sample_ticks = static_cast<std::uint64_t>(options.tuning.min_sample_steps *
-                                                         static_cast<double>(facts.step));
-    if (const auto declared = workload.min_sample_time) {
-      const std::uint64_t ticks = detail::seconds_to_ticks(*declared, clock);
-      if (ticks > result.min_sample_ticks) {
-        result.min_sample_ticks = ticks;
-        result.min_sample_source = min_sample_origin::workload;
-      }
-    }
-  }
+  const min_sample_length length = choose_min_sample(
+      options.min_sample_time
+          ? std::optional(detail::seconds_to_ticks(*options.min_sample_time, clock))
+          : std::nullopt,
+      static_cast<std::uint64_t>(options.tuning.min_sample_steps * static_cast<double>(facts.step)),
+      workload.min_sample_time ? detail::seconds_to_ticks(*workload.min_sample_time, clock) : 0);
+  result.min_sample_ticks = length.ticks;
+  result.min_sample_source = length.origin;
   if (options.batch) {
     result.batch = *options.batch;
   } else if (first_raw - std::min(first_raw, cold_overhead) <
