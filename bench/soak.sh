@@ -221,6 +221,14 @@ def start_time(pid):
         return None
 
 
+def reports_crash(code, err_text):
+    """Whether an exit code or stderr says the process crashed: abort (134), a sanitizer's report,
+    a failed check of the harness's own, an uncaught exception."""
+    return code == 134 or any(t in err_text for t in (
+        "AddressSanitizer", "runtime error:", "LeakSanitizer", "check failed:",
+        "terminate called"))
+
+
 def run_state(pid):
     """The process's state letter (R, S, Z...); None when it is gone."""
     try:
@@ -334,9 +342,7 @@ def read_back(folder):
     shown = code if code >= 0 else f"signal {-code}"
     by_code[shown] = by_code.get(shown, 0) + 1
     problems = []
-    if code < 0 or code == 134 or any(t in err_text for t in (
-            "AddressSanitizer", "runtime error:", "LeakSanitizer", "check failed:",
-            "terminate called")):
+    if code < 0 or reports_crash(code, err_text):
         counts["crashes"] += 1
         problems.append(f"crash: {shown}")
     elif code == 2 and what == "compare" and "no workload in common" in err_text:
@@ -436,9 +442,7 @@ for i in range(runs):
     by_code[shown] = by_code.get(shown, 0) + 1
     if sent:
         counts["signalled"] += 1
-    crash = (code < 0 and not (sent and -code == sig)) or code == 134 or any(
-        t in err_text for t in ("AddressSanitizer", "runtime error:", "LeakSanitizer",
-                                "check failed:", "terminate called"))
+    crash = (code < 0 and not (sent and -code == sig)) or reports_crash(code, err_text)
     if crash:
         counts["crashes"] += 1
         problems.append(f"crash: {shown}")
