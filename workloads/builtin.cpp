@@ -226,10 +226,10 @@ HARNESS_WORKLOAD_NAMED("branchy_sum",
     .min_arg(0)
     .bytes_per_call([](std::int64_t n) { return n; });
 // A fresh input's cost varies with its bytes (its mispredictions, sd ~0.4% of a call over 64 KiB),
-// so a one-call sample's minimum is the luckiest input's (docs/floor.md). It declares no
-// min_sample_time: 20 ms, which averages ~80 inputs at 64 KiB, asked millions of calls, each with
-// its own input made before the sample, at an argument of 0 (43 s and 250 MB for two samples;
-// bench/soak.sh found it).
+// so a one-call sample's minimum is the luckiest input's (docs/floor.md): 80 inputs a sample
+// average it out. A count, not min_sample_time(): 20 ms (~80 inputs at 64 KiB) asked millions of
+// calls, each with its own input made before the sample, at an argument of 0 (43 s and 250 MB for
+// two samples; bench/soak.sh found it), where the clock's length alone asks more than 80 calls.
 HARNESS_WORKLOAD_NAMED("branchy_sum_fresh",
                        harness::with_fresh_input(fresh_bytes{},
                                                  [](std::vector<unsigned char>& bytes) {
@@ -240,6 +240,7 @@ HARNESS_WORKLOAD_NAMED("branchy_sum_fresh",
         "nothing to learn")
     .default_arg(65'536)
     .min_arg(0)
+    .min_batch(80)
     .bytes_per_call([](std::int64_t n) { return n; });
 HARNESS_WORKLOAD(sort_ints)
     .description("Copies ARG random ints (fixed seed) and std::sorts the copy")

@@ -313,6 +313,38 @@ assert w["batch_calibrated"] and w["batch"] > 1, w["batch"]' "$work/min-sample.j
   fi
 fi
 
+# branchy_sum_fresh declares min_batch(80): at 64 KiB a call is long enough for a batch of 1, and
+# the declaration raises it to 80; --batch decides when given. In JSON, in --detail's batch line
+# and in `harness list`.
+if expect 0 min-batch-declared -- -w branchy_sum_fresh/65536 -n 2 --warmup 0 --no-baseline \
+  --no-history --detail --format json -o "$work/min-batch.json"; then
+  if python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["harness"]["workloads"][0]
+assert w["min_batch"] == 80 and w["batch"] == 80 and w["batch_raised"], w' "$work/min-batch.json" &&
+    grep -q "batch: 80 calls per sample (the workload's min_batch()" "$work/out"; then
+    pass
+  else
+    fail "min-batch-declared: branchy_sum_fresh's batch is not its min_batch(80)"
+  fi
+fi
+if expect 0 min-batch-option -- -w branchy_sum_fresh/65536 -n 2 --warmup 0 --no-baseline \
+  --no-history --batch 3 --format json -o "$work/min-batch-3.json"; then
+  if python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["harness"]["workloads"][0]
+assert w["batch"] == 3 and not w["batch_raised"], w' "$work/min-batch-3.json"; then
+    pass
+  else
+    fail "min-batch-option: --batch 3 did not decide over min_batch(80)"
+  fi
+fi
+if "$harness" list >"$work/out" 2>&1 && grep -q "^branchy_sum_fresh .*80 calls a sample or more" "$work/out"; then
+  pass
+else
+  fail "list: branchy_sum_fresh is not tagged with its min_batch"
+fi
+
 # A signal while the report is being written ends the command after the write (lib.sh).
 signal_while_writing signal-while-writing TERM 143 harness -- \
   -w empty -n 3 --warmup 0 --no-baseline --no-history --format json -o "$work/report.fifo"

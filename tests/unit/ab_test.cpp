@@ -234,6 +234,7 @@ class fake_side final : public ab_side {
   }
   const ab_side_facts& facts() const override { return facts_; }
   void declare_min_sample_ns(std::uint64_t ns) { facts_.min_sample_ns = ns; }
+  void declare_min_batch(std::uint64_t calls) { facts_.min_batch = calls; }
   std::uint64_t measure_overhead(std::size_t) override { return overhead_; }
   std::uint64_t calibrate(std::uint64_t overhead, std::uint64_t min_ticks) override {
     calibrated_with = {overhead, min_ticks};
@@ -363,6 +364,31 @@ TEST(AbRounds, BothSidesTakeTheLongerSampleASideDeclaresUnlessTheOptionIsGiven) 
   p = run_rounds(a, b, fake_options(host));
   EXPECT_EQ(p.min_sample_ticks, 10'000U);
   EXPECT_EQ(p.min_sample_source, min_sample_origin::clock_steps);
+}
+
+TEST(AbRounds, BothSidesTakeTheLargerBatchASideDeclaresUnlessBatchIsGiven) {
+  fake_host host;
+  fake_side a(host, 'A', 1'000, 20, 3);
+  fake_side b(host, 'B', 1'010, 30, 5);
+  a.declare_min_batch(8);
+  ab_pair p = run_rounds(a, b, fake_options(host));
+  EXPECT_EQ(p.batch, 8U);
+  EXPECT_TRUE(p.batch_raised);
+  EXPECT_EQ(p.a.min_batch, 8U);
+  ASSERT_FALSE(p.rounds.empty());
+  EXPECT_DOUBLE_EQ(p.rounds.front().a_min, 1'000);  // per call, over 8 calls
+  // Fewer than a side's calibration needs: the calibrated batch stays.
+  a.declare_min_batch(4);
+  p = run_rounds(a, b, fake_options(host));
+  EXPECT_EQ(p.batch, 5U);
+  EXPECT_FALSE(p.batch_raised);
+  // --batch decides.
+  a.declare_min_batch(8);
+  ab_options o = fake_options(host);
+  o.batch = 2;
+  p = run_rounds(a, b, o);
+  EXPECT_EQ(p.batch, 2U);
+  EXPECT_FALSE(p.batch_raised);
 }
 
 TEST(AbRounds, TheOrderAlternatesAndTheWarmupRunsFirst) {

@@ -122,6 +122,27 @@ TEST(WorkerProtocol, ReadySaysAWorkloadsMinimumSampleTimeOnlyWhenItDeclaresOne) 
               HasSubstr("min_sample_ns"));
 }
 
+TEST(WorkerProtocol, ReadySaysAWorkloadsMinimumBatchOnlyWhenItDeclaresOne) {
+  wp::ready r{.clock = "c",
+              .ticks_per_second = 1e9,
+              .workload = "w",
+              .build = "b",
+              .harness = "",
+              .min_sample_ns = 0,
+              .min_batch = 0};
+  EXPECT_THAT(wp::format(r), Not(HasSubstr("min_batch")));
+  EXPECT_EQ(std::get<wp::ready>(wp::parse_reply(wp::format(r))).min_batch, 0u);
+  r.min_batch = 80;
+  EXPECT_THAT(wp::format(r), ::testing::EndsWith(" min_batch=80"));
+  EXPECT_EQ(std::get<wp::ready>(wp::parse_reply(wp::format(r))).min_batch, 80u);
+  EXPECT_THAT(message_of<wp::protocol_error>([] {
+                wp::parse_reply(
+                    "ready 1 clock=c tps=1e9 step=1 granularity=0 workload=w build= "
+                    "min_batch=many");
+              }),
+              HasSubstr("min_batch"));
+}
+
 TEST(WorkerProtocol, ReadyLeavesUnknownKeysAloneAndNeedsTheOthers) {
   const auto r = std::get<wp::ready>(wp::parse_reply(
       "ready 1 numa=0 clock=c tps=1e9 step=1 granularity=0 workload=w build= later=x"));
@@ -504,6 +525,7 @@ TEST_F(WorkerSide, SpeaksTheProtocolAndTakesItsFactsFromReady) {
                           "A -> samples", "A <- quit", "A -> bye"));
   EXPECT_EQ(builds.log.killed, 0);
   EXPECT_EQ(a->facts().min_sample_ns, 0u);  // "exact" declares none
+  EXPECT_EQ(a->facts().min_batch, 0u);
 }
 
 TEST_F(WorkerSide, TakesTheWorkloadsMinimumSampleTimeFromReady) {
@@ -512,6 +534,15 @@ TEST_F(WorkerSide, TakesTheWorkloadsMinimumSampleTimeFromReady) {
   auto a = side_of(builds, "./a");
   a->hello("long_samples", "");
   EXPECT_EQ(a->facts().min_sample_ns, 5'000'000u);
+  a->quit();
+}
+
+TEST_F(WorkerSide, TakesTheWorkloadsMinimumBatchFromReady) {
+  builds.a.registry.add(
+      workload("many_inputs", detail::make_invoker([] {}), false, false).min_batch(80));
+  auto a = side_of(builds, "./a");
+  a->hello("many_inputs", "");
+  EXPECT_EQ(a->facts().min_batch, 80u);
   a->quit();
 }
 

@@ -161,6 +161,48 @@ TEST(RunWorkload, AWorkloadsDeclaredMinimumSampleTimeSetsItsBatchUnlessTheOption
   EXPECT_EQ(r.batch, 10u);
 }
 
+TEST(RunWorkload, AWorkloadsMinimumBatchRaisesTheBatchUnlessBatchIsGiven) {
+  fake_os os;
+  stepping_clock clock(1);
+  auto w = testing::make_workload("inputs", [&] { clock.advance(100); });
+  w.min_batch(50);
+  run_options options = exact_options(2);
+  options.batch.reset();
+  // Samples of 1000 ticks need 10 calls of 100; the workload asks for 50 a sample.
+  auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_TRUE(r.batch_calibrated);
+  EXPECT_EQ(r.min_sample_ticks, 1000u);
+  EXPECT_EQ(r.min_batch, 50u);
+  EXPECT_TRUE(r.batch_raised);
+  EXPECT_EQ(r.batch, 50u);
+  ASSERT_TRUE(r.prepared);
+  EXPECT_EQ(r.prepared->batch, 50u);
+  EXPECT_EQ(r.prepared->raw(0), 5001u);  // 50 calls of 100, and the read's step of 1
+  EXPECT_THAT(r.prepared->values, ElementsAre(100.0, 100.0));
+
+  // A call too long to calibrate (a batch of 1) is raised the same way.
+  auto slow = testing::make_workload("slow", [&] { clock.advance(100'000); });
+  slow.min_batch(3);
+  r = run_workload({&slow, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_FALSE(r.batch_calibrated);
+  EXPECT_TRUE(r.batch_raised);
+  EXPECT_EQ(r.batch, 3u);
+
+  // Fewer than the length asks: the length's batch stays.
+  w.min_batch(5);
+  r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_FALSE(r.batch_raised);
+  EXPECT_EQ(r.min_batch, 5u);
+  EXPECT_EQ(r.batch, 10u);
+
+  // --batch decides.
+  w.min_batch(50);
+  options.batch = 4;
+  r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  EXPECT_FALSE(r.batch_raised);
+  EXPECT_EQ(r.batch, 4u);
+}
+
 TEST(RunWorkload, ExplicitBatchIsUsedAsGiven) {
   fake_os os;
   stepping_clock clock(1);

@@ -249,6 +249,25 @@ TEST(Registration, AMinimumSampleTimeIsAboveZeroAndAtMostTenSeconds) {
   EXPECT_EQ(w.min_sample_time(), std::chrono::seconds(10));
 }
 
+TEST(Registration, AMinimumBatchIsFromOneToAMillionCalls) {
+  auto w = make("w", [] {});
+  EXPECT_FALSE(w.min_batch());
+  EXPECT_THROW(w.min_batch(0), std::invalid_argument);
+  EXPECT_THROW(w.min_batch(kMaxMinBatch + 1), std::invalid_argument);
+  EXPECT_FALSE(w.min_batch());
+  try {
+    w.min_batch(0);
+    ADD_FAILURE() << "min_batch(0) was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), ::testing::AllOf(HasSubstr("'w'"), HasSubstr("from 1 to 1000000"),
+                                           HasSubstr("not 0")));
+  }
+  w.min_batch(80);
+  EXPECT_EQ(w.min_batch(), 80u);
+  w.min_batch(kMaxMinBatch);
+  EXPECT_EQ(w.min_batch(), kMaxMinBatch);
+}
+
 // A negative iteration count is the workload's failure: the invoker throws after its calls.
 TEST(Registration, ANegativeIterationCountFailsTheCall) {
   int calls = 0;

@@ -133,6 +133,8 @@ struct ab_side_facts {
   std::uint64_t call_ticks = 0;
   // The workload's declared minimum sample time (workload::min_sample_time), ns; 0: none.
   std::uint64_t min_sample_ns = 0;
+  // The calls a sample its workload declared it needs (workload::min_batch); 0: none.
+  std::uint64_t min_batch = 0;
 };
 
 // One side's samples of one round.
@@ -307,6 +309,8 @@ struct ab_pair {
   bool batch_calibrated = false;
   std::uint64_t min_sample_ticks = 0;
   min_sample_origin min_sample_source = min_sample_origin::clock_steps;  // where it came from
+  // Whether a side's min_batch() raised the shared batch above what the sample length asked.
+  bool batch_raised = false;
   std::uint64_t overhead_a = 0;  // ticks subtracted from each raw sample
   std::uint64_t overhead_b = 0;
   std::size_t samples_per_side = 1;     // per round

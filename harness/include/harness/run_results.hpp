@@ -206,6 +206,10 @@ struct workload_result {
   bool batch_calibrated = false;       // batch was found by timing, not given by --batch
   std::uint64_t min_sample_ticks = 0;  // the sample length batching aims for
   min_sample_origin min_sample_source = min_sample_origin::clock_steps;  // where it came from
+  // The calls a sample the workload declared it needs (workload::min_batch); 0: none. Whether it
+  // raised the batch above what the sample length asked (never with --batch).
+  std::uint64_t min_batch = 0;
+  bool batch_raised = false;
   preparation_report preparation;
   warmup_result warmup;
   // The CPU counters asked for (run_options::counters), each opened or with the system's reason

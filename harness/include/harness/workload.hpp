@@ -109,6 +109,13 @@ class workload {
   // a sample then holds many inputs, and its minimum is the cost of the inputs, not of the
   // luckiest one. Positive, at most 10 s; std::invalid_argument otherwise.
   workload& min_sample_time(std::chrono::nanoseconds shortest);
+  // Each sample holds at least this many calls (nanobench's minEpochIterations): the batch is
+  // raised to it when the sample length asks fewer; --batch still decides when given. For a
+  // workload whose call costs more or less with its input, a count of inputs a sample is what
+  // evens the samples out, at every argument: min_sample_time() at a tiny argument asks millions
+  // of calls, each with an input of its own. From 1 to kMaxMinBatch; std::invalid_argument
+  // otherwise.
+  workload& min_batch(std::uint64_t calls);
   // The items (elements, records, operations: what the user counts) and the bytes one call
   // processes: a number, or a function of the argument (`[](std::int64_t n) { return n; }`).
   // Reports show items/s and bytes/s (Google Benchmark's SetItemsProcessed/SetBytesProcessed).
@@ -135,6 +142,7 @@ class workload {
   std::optional<std::chrono::nanoseconds> min_sample_time() const noexcept {
     return min_sample_time_;
   }
+  std::optional<std::uint64_t> min_batch() const noexcept { return min_batch_; }
   // Whether `arg` lies within min_arg() and max_arg().
   bool accepts(std::int64_t arg) const noexcept;
   // "an integer", "an integer of 0 or more", "an integer from 1 to 64": what the argument may be.
@@ -165,6 +173,7 @@ class workload {
   std::optional<std::int64_t> min_arg_;
   std::optional<std::int64_t> max_arg_;
   std::optional<std::chrono::nanoseconds> min_sample_time_;
+  std::optional<std::uint64_t> min_batch_;
   bool is_default_ = false;
   workload_build build_;
 
@@ -199,6 +208,8 @@ struct workload_instance {
 inline constexpr std::size_t kMaxArguments = 1000;
 // The longest minimum sample time a workload may declare (workload::min_sample_time).
 inline constexpr std::chrono::nanoseconds kMaxMinSampleTime = std::chrono::seconds(10);
+// The most calls a sample a workload may declare (workload::min_batch).
+inline constexpr std::uint64_t kMaxMinBatch = 1'000'000;
 
 // Expands `LO..HI:xF` / `LO..HI:+S`: LO, then each step below HI, then HI. Throws
 // std::invalid_argument for a range that is empty (HI < LO), a factor under 2 or a step under 1,

@@ -40,12 +40,15 @@ void refuse_samples_beyond_max_time(const ab_pair& pair, const ab_options& optio
     const double seconds = call * static_cast<double>(pair.batch);
     if (seconds <= max_seconds) continue;
     if (pair.batch_calibrated) {
+      const std::string why = pair.batch_raised
+                                  ? fmt::format("the min_batch() {} declares", needed_by)
+                                  : fmt::format("what {} needs for a sample of {} ticks", needed_by,
+                                                pair.min_sample_ticks);
       throw ab_batch_refused(fmt::format(
-          "{} and {} cannot share one batch: {} calls a sample, what {} needs for a sample of "
-          "{} ticks, take about {} of {} ({} a call), longer than --max-time {}; compare "
-          "workloads of closer cost, or give --batch",
-          pair.a.workload, pair.b.workload, pair.batch, needed_by, pair.min_sample_ticks,
-          format_seconds(seconds, kSpanFormat), side->workload, format_seconds(call, kSpanFormat),
+          "{} and {} cannot share one batch: {} calls a sample, {}, take about {} of {} ({} a "
+          "call), longer than --max-time {}; compare workloads of closer cost, or give --batch",
+          pair.a.workload, pair.b.workload, pair.batch, why, format_seconds(seconds, kSpanFormat),
+          side->workload, format_seconds(call, kSpanFormat),
           format_seconds(max_seconds, kSpanFormat)));
     }
     throw ab_batch_refused(fmt::format(
@@ -92,14 +95,22 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
     // One batch for both, so their per-call figures come from samples alike: the larger need.
     pair.batch = std::max(batch_a, batch_b);
     pair.batch_calibrated = true;
+    // And no fewer calls than either workload declared it needs (workload::min_batch).
+    const std::uint64_t declared = std::max(pair.a.min_batch, pair.b.min_batch);
+    if (declared > pair.batch) {
+      pair.batch = declared;
+      pair.batch_raised = true;
+    }
   }
   // Refreshed by calibrate(): what each workload reported per call, and a call's time.
   pair.a.iterations_per_call = a.facts().iterations_per_call;
   pair.b.iterations_per_call = b.facts().iterations_per_call;
   pair.a.call_ticks = a.facts().call_ticks;
   pair.b.call_ticks = b.facts().call_ticks;
+  const std::uint64_t need_a = std::max(batch_a, pair.a.min_batch);
+  const std::uint64_t need_b = std::max(batch_b, pair.b.min_batch);
   refuse_samples_beyond_max_time(pair, options,
-                                 batch_a >= batch_b ? pair.a.workload : pair.b.workload);
+                                 need_a >= need_b ? pair.a.workload : pair.b.workload);
 
   // A round: `k` samples of each side, in stretches of `stretch` samples that alternate between
   // the sides (the round's first side, then the other, then the other again...), the reference

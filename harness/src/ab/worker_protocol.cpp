@@ -113,10 +113,11 @@ struct reply_formatter {
   std::string operator()(const ready& r) const {
     return fmt::format(
         "ready {} clock={} tps={:.17g} step={} granularity={:.17g} workload={} build={} "
-        "harness={}{}",
+        "harness={}{}{}",
         r.version, word(r.clock), r.ticks_per_second, r.step, r.granularity, word(r.workload),
         word(r.build), word(r.harness),
-        r.min_sample_ns == 0 ? std::string() : fmt::format(" min_sample_ns={}", r.min_sample_ns));
+        r.min_sample_ns == 0 ? std::string() : fmt::format(" min_sample_ns={}", r.min_sample_ns),
+        r.min_batch == 0 ? std::string() : fmt::format(" min_batch={}", r.min_batch));
   }
   std::string operator()(const overhead_ticks& o) const {
     return fmt::format("overhead {}", o.ticks);
@@ -170,6 +171,8 @@ ready parse_ready(const std::vector<std::string_view>& w) {
   if (const auto it = fields.find("harness"); it != fields.end()) r.harness = it->second;
   if (const auto it = fields.find("min_sample_ns"); it != fields.end())
     r.min_sample_ns = unsigned_of(it->second, "ready's min_sample_ns");
+  if (const auto it = fields.find("min_batch"); it != fields.end())
+    r.min_batch = unsigned_of(it->second, "ready's min_batch");
   return r;
 }
 

@@ -76,6 +76,9 @@ struct ready {
   // The workload's declared minimum sample time (workload::min_sample_time), ns; 0: none (and
   // the key is left out of the line).
   std::uint64_t min_sample_ns = 0;
+  // The calls a sample the workload declared it needs (workload::min_batch); 0: none (and the
+  // key is left out of the line).
+  std::uint64_t min_batch = 0;
 };
 struct overhead_ticks {
   std::uint64_t ticks = 0;

@@ -172,6 +172,7 @@ void worker_side::hello(std::string_view workload, std::string_view clock) {
   facts_.clock_step = ready_.step;
   facts_.granularity = ready_.granularity;
   facts_.min_sample_ns = ready_.min_sample_ns;
+  facts_.min_batch = ready_.min_batch;
   logger().info("{}: ready, pid {}, {} on {} ({} ticks/s), build {}, harness {}", name_,
                 child_->id(), ready_.workload, ready_.clock, fixed_text(ready_.ticks_per_second, 0),
                 ready_.build, ready_.harness.empty() ? "unknown" : ready_.harness);

@@ -87,7 +87,8 @@ std::string worker::hello(std::string_view line) {
                               .workload = f.workload,
                               .build = build,
                               .harness = HARNESS_VERSION,
-                              .min_sample_ns = f.min_sample_ns});
+                              .min_sample_ns = f.min_sample_ns,
+                              .min_batch = f.min_batch});
 }
 
 std::string worker::answer(std::string_view line) {

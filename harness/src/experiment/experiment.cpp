@@ -98,11 +98,21 @@ void run_phases(detail::live_workload workload, const run_options& options,
         detail::calibrate_batch(workload.session, clock, cold_overhead, result.min_sample_ticks);
     result.batch_calibrated = true;
   }
-  // What one sample should last, to pace the side checks: the calibration's goal, or the cold
-  // first call (an upper bound) times the batch.
+  // The workload's own count of calls a sample (workload::min_batch), when the length asked
+  // fewer; --batch decides when given.
+  const std::uint64_t length_batch = result.batch;
+  result.min_batch = workload.min_batch;
+  if (!options.batch && workload.min_batch > result.batch) {
+    result.batch = workload.min_batch;
+    result.batch_raised = true;
+  }
+  // What one sample should last, to pace the side checks: the calibration's goal (scaled by a
+  // raised batch), or the cold first call (an upper bound) times the batch.
   const double expected_seconds =
-      result.batch_calibrated ? clock.to_seconds(result.min_sample_ticks)
-                              : clock.to_seconds(first_raw) * static_cast<double>(result.batch);
+      result.batch_calibrated
+          ? clock.to_seconds(result.min_sample_ticks) * static_cast<double>(result.batch) /
+                static_cast<double>(length_batch)
+          : clock.to_seconds(first_raw) * static_cast<double>(result.batch);
 
   // The floor's context: the clock's granularity per call, and the fastest reference run known
   // (the history's, then the baseline's too).
@@ -194,8 +204,14 @@ workload_result run_workload(const workload_instance& workload, const run_option
     }
     if (result.setup == workload::setup_kind::per_argument)
       result.setup_seconds = facts.clock->to_seconds(facts.clock->now() - setup_begin);
-    run_phases({*session, result.name, 0, nullptr, {}, workload.def->min_sample_time()}, options,
-               facts, os, prep, result, stage);
+    run_phases({*session,
+                result.name,
+                0,
+                nullptr,
+                {},
+                workload.def->min_sample_time(),
+                workload.def->min_batch().value_or(0)},
+               options, facts, os, prep, result, stage);
   } catch (const detail::workload_threw& e) {
     keep_failure(e);
   }

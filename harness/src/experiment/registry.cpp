@@ -158,6 +158,17 @@ workload& workload::min_sample_time(std::chrono::nanoseconds shortest) {
   return *this;
 }
 
+workload& workload::min_batch(std::uint64_t calls) {
+  if (calls == 0 || calls > kMaxMinBatch) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}': min_batch() takes a count of calls from 1 to {}, "
+                    "not {}",
+                    name_, kMaxMinBatch, calls));
+  }
+  min_batch_ = calls;
+  return *this;
+}
+
 bool workload::accepts(std::int64_t arg) const noexcept {
   return (!min_arg_ || arg >= *min_arg_) && (!max_arg_ || arg <= *max_arg_);
 }

@@ -71,6 +71,8 @@ struct live_workload {
   std::vector<cpu_counter> counted;  // the counters that opened, in the order asked
   // What the workload declared its samples last at least (workload::min_sample_time).
   std::optional<std::chrono::nanoseconds> min_sample_time;
+  // The calls a sample it declared it needs (workload::min_batch); 0: none.
+  std::uint64_t min_batch = 0;
 };
 
 // The most iterations a second a returned count may claim: 20,000 a cycle of a 5 GHz core. The

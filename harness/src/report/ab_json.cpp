@@ -30,7 +30,8 @@ ab_json side_json(const ab_side_facts& s) {
           {"build", s.build},
           {"clock", s.clock},
           {"ticks_per_second", s.ticks_per_second},
-          {"iterations_per_call", s.iterations_per_call}};
+          {"iterations_per_call", s.iterations_per_call},
+          {"min_batch", s.min_batch == 0 ? ab_json(nullptr) : ab_json(s.min_batch)}};
 }
 
 ab_json pair_json(const ab_pair& p) {
@@ -50,6 +51,7 @@ ab_json pair_json(const ab_pair& p) {
           {"batch_calibrated", p.batch_calibrated},
           {"min_sample_ticks", p.min_sample_ticks},
           {"min_sample_source", id_of(p.min_sample_source)},
+          {"batch_raised", p.batch_raised},
           {"overhead_a_ticks", p.overhead_a},
           {"overhead_b_ticks", p.overhead_b},
           {"samples_per_side", p.samples_per_side},

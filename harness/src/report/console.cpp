@@ -388,12 +388,20 @@ void print_console_report(std::ostream& out, const report_model& model,
                  "  setup: a fresh input for every call, made before each sample; not timed\n");
     }
     if (r.batch > 1) {
-      fmt::print(out, "  batch: {} calls per sample ({}; samples aim at {} ticks or more{})\n",
-                 r.batch, r.batch_calibrated ? "calibrated before the baseline" : "--batch",
-                 r.min_sample_ticks,
-                 r.min_sample_source == min_sample_origin::clock_steps
-                     ? std::string()
-                     : fmt::format(", from {}", to_string(r.min_sample_source)));
+      const std::string length =
+          fmt::format("samples aim at {} ticks or more{}", r.min_sample_ticks,
+                      r.min_sample_source == min_sample_origin::clock_steps
+                          ? std::string()
+                          : fmt::format(", from {}", to_string(r.min_sample_source)));
+      if (r.batch_raised) {
+        fmt::print(out,
+                   "  batch: {} calls per sample (the workload's min_batch(); {}, which fewer "
+                   "calls reach)\n",
+                   r.batch, length);
+      } else {
+        fmt::print(out, "  batch: {} calls per sample ({}; {})\n", r.batch,
+                   r.batch_calibrated ? "calibrated before the baseline" : "--batch", length);
+      }
     }
     bool preparation_shown = false;
     for (const phase_analysis& a : w.phases) {

@@ -204,6 +204,8 @@ json workload_json(const workload_analysis& w, double slowdown_factor) {
           {"batch_calibrated", r.batch_calibrated},
           {"min_sample_ticks", r.min_sample_ticks},
           {"min_sample_source", id_of(r.min_sample_source)},
+          {"min_batch", r.min_batch == 0 ? json(nullptr) : json(r.min_batch)},
+          {"batch_raised", r.batch_raised},
           {"iterations_per_call", r.iterations_per_call},
           {"items_per_call", number_or_null(r.items_per_call)},
           {"bytes_per_call", number_or_null(r.bytes_per_call)},
