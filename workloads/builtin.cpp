@@ -225,11 +225,12 @@ HARNESS_WORKLOAD_NAMED("branchy_sum",
     .default_arg(65'536)
     .min_arg(0)
     .bytes_per_call([](std::int64_t n) { return n; });
-// A fresh input's cost varies with its bytes (its mispredictions, sd ~0.4% of a call over 64 KiB),
-// so a one-call sample's minimum is the luckiest input's (docs/floor.md): 80 inputs a sample
-// average it out. A count, not min_sample_time(): 20 ms (~80 inputs at 64 KiB) asked millions of
-// calls, each with its own input made before the sample, at an argument of 0 (43 s and 250 MB for
-// two samples; bench/soak.sh found it), where the clock's length alone asks more than 80 calls.
+// A fresh input's cost varies with its bytes (its mispredictions, sd ~0.4% of a call over 64 KiB,
+// falling as 1/sqrt(ARG)), so a one-call sample's minimum is the luckiest input's (docs/floor.md).
+// Its samples hold as many inputs as make 5 MiB, from 1 to 80 (80 up to 64 KiB, 5 at 1 MiB): the
+// inputs' spread then averages to ~0.05% of a sample, and a sample's inputs stay within 5 MiB.
+// A count, not min_sample_time(): 20 ms asked millions of calls, each with its own input made
+// before the sample, at an argument of 0 (43 s and 250 MB for two samples; bench/soak.sh).
 HARNESS_WORKLOAD_NAMED("branchy_sum_fresh",
                        harness::with_fresh_input(fresh_bytes{},
                                                  [](std::vector<unsigned char>& bytes) {
@@ -240,7 +241,10 @@ HARNESS_WORKLOAD_NAMED("branchy_sum_fresh",
         "nothing to learn")
     .default_arg(65'536)
     .min_arg(0)
-    .min_batch(80)
+    .min_batch([](std::int64_t n) {
+      return std::clamp<std::int64_t>((std::int64_t{5} << 20) / std::max<std::int64_t>(n, 1), 1,
+                                      80);
+    })
     .bytes_per_call([](std::int64_t n) { return n; });
 HARNESS_WORKLOAD(sort_ints)
     .description("Copies ARG random ints (fixed seed) and std::sorts the copy")

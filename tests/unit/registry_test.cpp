@@ -143,6 +143,17 @@ TEST_F(RegistryTest, RejectsUnknownWorkloadListingKnownOnes) {
   EXPECT_THAT(msg, HasSubstr("xor_loop, sort_ints, sort_strings, empty, needs_arg"));
 }
 
+TEST_F(RegistryTest, RefusesAnArgumentWhoseMinimumBatchIsOutOfRange) {
+  reg.add(make("batched", [](std::int64_t) {})).default_arg(4).min_batch([](std::int64_t n) {
+    return n - 5;
+  });
+  EXPECT_EQ(usage_message(reg, {"batched/8"}), "(accepted)");
+  EXPECT_EQ(usage_message(reg, {"batched/5"}), "(accepted)");  // 0: no minimum
+  // The default argument 4 gives -1.
+  EXPECT_THAT(usage_message(reg, {"batched"}),
+              ::testing::AllOf(HasSubstr("--workload: 'batched/4'"), HasSubstr("gave -1 calls")));
+}
+
 TEST_F(RegistryTest, RejectsArgumentOnWorkloadWithoutOne) {
   EXPECT_THAT(usage_message(reg, {"empty/5"}), HasSubstr("'empty' takes no argument"));
 }
@@ -251,10 +262,10 @@ TEST(Registration, AMinimumSampleTimeIsAboveZeroAndAtMostTenSeconds) {
 
 TEST(Registration, AMinimumBatchIsFromOneToAMillionCalls) {
   auto w = make("w", [] {});
-  EXPECT_FALSE(w.min_batch());
+  EXPECT_FALSE(w.min_batch_for(0));
   EXPECT_THROW(w.min_batch(0), std::invalid_argument);
   EXPECT_THROW(w.min_batch(kMaxMinBatch + 1), std::invalid_argument);
-  EXPECT_FALSE(w.min_batch());
+  EXPECT_FALSE(w.min_batch_for(0));
   try {
     w.min_batch(0);
     ADD_FAILURE() << "min_batch(0) was taken";
@@ -263,9 +274,26 @@ TEST(Registration, AMinimumBatchIsFromOneToAMillionCalls) {
                                            HasSubstr("not 0")));
   }
   w.min_batch(80);
-  EXPECT_EQ(w.min_batch(), 80u);
+  EXPECT_EQ(w.min_batch_for(0), 80u);
+  EXPECT_EQ(w.min_batch_for(1'000'000), 80u);
   w.min_batch(kMaxMinBatch);
-  EXPECT_EQ(w.min_batch(), kMaxMinBatch);
+  EXPECT_EQ(w.min_batch_for(0), kMaxMinBatch);
+}
+
+TEST(Registration, AMinimumBatchMayBeAFunctionOfTheArgumentCheckedWhenAsked) {
+  auto w = make("w", [](std::int64_t) {});
+  w.min_batch([](std::int64_t n) { return n; });
+  EXPECT_EQ(w.min_batch_for(5), 5u);
+  EXPECT_FALSE(w.min_batch_for(0));  // 0: no minimum for that argument
+  EXPECT_EQ(w.min_batch_for(static_cast<std::int64_t>(kMaxMinBatch)), kMaxMinBatch);
+  EXPECT_THROW(w.min_batch_for(-1), std::invalid_argument);
+  try {
+    w.min_batch_for(static_cast<std::int64_t>(kMaxMinBatch) + 1);
+    ADD_FAILURE() << "a count above the most was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), ::testing::AllOf(HasSubstr("'w'"), HasSubstr("gave 1000001 calls"),
+                                           HasSubstr("argument 1000001")));
+  }
 }
 
 // A negative iteration count is the workload's failure: the invoker throws after its calls.

@@ -92,9 +92,8 @@ TEST(DetectLearning, FindsTheFirstBlockOfAMilderHost) {
   // first block 17.5% below the lowest later one.
   const std::vector<double> minimums = {432.3, 536.3, 543.3, 541.5, 549.0,
                                         548.2, 553.7, 543.6, 552.7, 524.2};
-  const phase_result p = blocked(10, 4, [&](std::size_t b, std::size_t k) {
-    return minimums[b] + static_cast<double>(k);
-  });
+  const phase_result p = blocked(
+      10, 4, [&](std::size_t b, std::size_t k) { return minimums[b] + static_cast<double>(k); });
   const auto f = detect_learning(p);
   ASSERT_TRUE(f.has_value());
   EXPECT_FALSE(f->falling);

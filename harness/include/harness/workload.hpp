@@ -112,10 +112,18 @@ class workload {
   // Each sample holds at least this many calls (nanobench's minEpochIterations): the batch is
   // raised to it when the sample length asks fewer; --batch still decides when given. For a
   // workload whose call costs more or less with its input, a count of inputs a sample is what
-  // evens the samples out, at every argument: min_sample_time() at a tiny argument asks millions
-  // of calls, each with an input of its own. From 1 to kMaxMinBatch; std::invalid_argument
-  // otherwise.
+  // evens the samples out: min_sample_time() at a tiny argument asks millions of calls, each with
+  // an input of its own. A count from 1 to kMaxMinBatch (std::invalid_argument otherwise), or a
+  // function of the argument (`[](std::int64_t n) { ... }`) giving 0 (no minimum for that
+  // argument) to kMaxMinBatch, checked when a run asks it (min_batch_for).
   workload& min_batch(std::uint64_t calls);
+  template <class F, std::enable_if_t<std::is_invocable_v<F&, std::int64_t>, int> = 0>
+  workload& min_batch(F f) {
+    min_batch_ = [f = std::move(f)](std::int64_t arg) mutable {
+      return static_cast<std::int64_t>(f(arg));
+    };
+    return *this;
+  }
   // The items (elements, records, operations: what the user counts) and the bytes one call
   // processes: a number, or a function of the argument (`[](std::int64_t n) { return n; }`).
   // Reports show items/s and bytes/s (Google Benchmark's SetItemsProcessed/SetBytesProcessed).
@@ -142,7 +150,9 @@ class workload {
   std::optional<std::chrono::nanoseconds> min_sample_time() const noexcept {
     return min_sample_time_;
   }
-  std::optional<std::uint64_t> min_batch() const noexcept { return min_batch_; }
+  // The calls a sample it declared for `arg` (min_batch); nullopt: none. Throws
+  // std::invalid_argument when its function gives a count below 0 or above kMaxMinBatch.
+  std::optional<std::uint64_t> min_batch_for(std::int64_t arg) const;
   // Whether `arg` lies within min_arg() and max_arg().
   bool accepts(std::int64_t arg) const noexcept;
   // "an integer", "an integer of 0 or more", "an integer from 1 to 64": what the argument may be.
@@ -173,7 +183,7 @@ class workload {
   std::optional<std::int64_t> min_arg_;
   std::optional<std::int64_t> max_arg_;
   std::optional<std::chrono::nanoseconds> min_sample_time_;
-  std::optional<std::uint64_t> min_batch_;
+  std::function<std::int64_t(std::int64_t)> min_batch_;
   bool is_default_ = false;
   workload_build build_;
 

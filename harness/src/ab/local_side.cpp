@@ -34,7 +34,7 @@ local_side::local_side(const workload_instance& workload, const clock_facts& clo
   facts_.granularity = clock.granularity;
   if (const auto declared = workload.def->min_sample_time())
     facts_.min_sample_ns = static_cast<std::uint64_t>(declared->count());
-  facts_.min_batch = workload.def->min_batch().value_or(0);
+  facts_.min_batch = workload.def->min_batch_for(workload.arg.value_or(0)).value_or(0);
   try {
     session_ = workload.start();
   } catch (const std::exception& e) {

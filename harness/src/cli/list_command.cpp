@@ -57,7 +57,8 @@ void add_list_command(CLI::App& root, context& ctx) {
           tags.push_back(fmt::format("samples of {} or more",
                                      format_duration(*w.min_sample_time(), micro_spelling::ascii)));
         }
-        if (w.min_batch()) tags.push_back(fmt::format("{} calls a sample or more", *w.min_batch()));
+        if (const auto calls = w.min_batch_for(w.default_arg().value_or(0)))
+          tags.push_back(fmt::format("{} calls a sample or more", *calls));
         fmt::print(ctx.out, "{:<20} {:<26} {}{}{}\n", w.name(), arg, w.description(),
                    w.is_default() ? " [default]" : "",
                    tags.empty() ? std::string() : fmt::format(" [{}]", fmt::join(tags, ", ")));

@@ -177,6 +177,9 @@ workload_result run_workload(const workload_instance& workload, const run_option
   result.build = workload.def->build();
   result.items_per_call = workload.def->items_for(workload.arg.value_or(0));
   result.bytes_per_call = workload.def->bytes_for(workload.arg.value_or(0));
+  // Asked before anything runs: a function that gives a count out of range throws
+  // std::invalid_argument (workload_registry::select refuses such an argument first).
+  const std::uint64_t min_batch = workload.def->min_batch_for(workload.arg.value_or(0)).value_or(0);
   result.setup = workload.def->setup();
   preparation prep(os);
   run_stage stage = run_stage::setup;
@@ -204,13 +207,7 @@ workload_result run_workload(const workload_instance& workload, const run_option
     }
     if (result.setup == workload::setup_kind::per_argument)
       result.setup_seconds = facts.clock->to_seconds(facts.clock->now() - setup_begin);
-    run_phases({*session,
-                result.name,
-                0,
-                nullptr,
-                {},
-                workload.def->min_sample_time(),
-                workload.def->min_batch().value_or(0)},
+    run_phases({*session, result.name, 0, nullptr, {}, workload.def->min_sample_time(), min_batch},
                options, facts, os, prep, result, stage);
   } catch (const detail::workload_threw& e) {
     keep_failure(e);

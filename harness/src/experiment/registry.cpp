@@ -165,8 +165,21 @@ workload& workload::min_batch(std::uint64_t calls) {
                     "not {}",
                     name_, kMaxMinBatch, calls));
   }
-  min_batch_ = calls;
+  min_batch_ = [n = static_cast<std::int64_t>(calls)](std::int64_t) { return n; };
   return *this;
+}
+
+std::optional<std::uint64_t> workload::min_batch_for(std::int64_t arg) const {
+  if (!min_batch_) return std::nullopt;
+  const std::int64_t calls = min_batch_(arg);
+  if (calls < 0 || static_cast<std::uint64_t>(calls) > kMaxMinBatch) {
+    throw std::invalid_argument(
+        fmt::format("harness: workload '{}': min_batch() gave {} calls for the argument {}; it "
+                    "takes a count from 0 (no minimum) to {}",
+                    name_, calls, arg, kMaxMinBatch));
+  }
+  if (calls == 0) return std::nullopt;
+  return static_cast<std::uint64_t>(calls);
 }
 
 bool workload::accepts(std::int64_t arg) const noexcept {
@@ -396,6 +409,13 @@ std::vector<workload_instance> workload_registry::select(const std::vector<std::
   std::set<std::string> said;
   for (const workload_instance& w : selected) {
     if (seen.emplace(w.def, w.arg).second) {
+      // A min_batch() function that gives a count out of range for this argument: refused before
+      // any run, naming it.
+      try {
+        w.def->min_batch_for(w.arg.value_or(0));
+      } catch (const std::invalid_argument& e) {
+        throw usage_error(fmt::format("--workload: '{}': {}", w.display_name(), e.what()));
+      }
       once.push_back(w);
     } else if (repeated != nullptr && said.insert(w.display_name()).second) {
       repeated->push_back(w.display_name());
