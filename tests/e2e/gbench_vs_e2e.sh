@@ -105,8 +105,10 @@ if expect 0 swapped -- gbench --vs "$new" "${tiny[@]}" --line '{a} {verdict} {ro
   [ "$(wc -l <"$work/out")" -eq 1 ] && pass || fail "swapped: not one line"
 fi
 
-# The gate: B slower by more than 5% with confidence exits 4; CSV has a row per round.
-if expect 4 gate -- gbench --vs "$old" "${tiny[@]}" --fail-if-slower 5% --format csv -- "$new" \
+# The gate: B slower by more than 1% with confidence exits 4; CSV has a row per round. (At 5% the
+# sanitized run once missed it with bad_inputs_e2e busy on the other CPU: 14 pairs, the interval
+# [1.039, 1.885] of a true 1.25.)
+if expect 4 gate -- gbench --vs "$old" "${tiny[@]}" --fail-if-slower 1% --format csv -- "$new" \
   --benchmark_filter=BM_plus25; then
   contains out "pair,round,a,b,a_first,a_min_ticks,b_min_ticks,ratio" gate
   [ "$(grep -c '^1,[0-9]*,"BM_plus25/2000","BM_plus25/2000",' "$work/out")" -ge 6 ] && pass ||
