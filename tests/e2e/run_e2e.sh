@@ -313,8 +313,8 @@ assert w["batch_calibrated"] and w["batch"] > 1, w["batch"]' "$work/min-sample.j
   fi
 fi
 
-# branchy_sum_fresh declares min_batch(80): at 64 KiB a call is long enough for a batch of 1, and
-# the declaration raises it to 80; --batch decides when given. In JSON, in --detail's batch line
+# branchy_sum_fresh declares a min_batch() of 80 at 64 KiB, where a call is long enough for a batch
+# of 1: the declaration raises it to 80; --batch decides when given. In JSON, in --detail's batch line
 # and in `harness list`.
 if expect 0 min-batch-declared -- -w branchy_sum_fresh/65536 -n 2 --warmup 0 --no-baseline \
   --no-history --detail --format json -o "$work/min-batch.json"; then
@@ -325,7 +325,7 @@ assert w["min_batch"] == 80 and w["batch"] == 80 and w["batch_raised"], w' "$wor
     grep -q "batch: 80 calls per sample (the workload's min_batch()" "$work/out"; then
     pass
   else
-    fail "min-batch-declared: branchy_sum_fresh's batch is not its min_batch(80)"
+    fail "min-batch-declared: branchy_sum_fresh/65536's batch is not its min_batch() of 80"
   fi
 fi
 if expect 0 min-batch-option -- -w branchy_sum_fresh/65536 -n 2 --warmup 0 --no-baseline \
@@ -336,7 +336,7 @@ w = json.load(open(sys.argv[1]))["harness"]["workloads"][0]
 assert w["batch"] == 3 and not w["batch_raised"], w' "$work/min-batch-3.json"; then
     pass
   else
-    fail "min-batch-option: --batch 3 did not decide over min_batch(80)"
+    fail "min-batch-option: --batch 3 did not decide over min_batch()"
   fi
 fi
 if "$harness" list >"$work/out" 2>&1 && grep -q "^branchy_sum_fresh .*80 calls a sample or more" "$work/out"; then

@@ -66,4 +66,17 @@ constexpr min_sample_length choose_min_sample(std::optional<std::uint64_t> optio
   return {default_ticks, min_sample_origin::clock_steps};
 }
 
+// The calls a sample holds once the workload's own count (workload::min_batch; 0: none) is
+// applied to `batch`, the batch the sample length asked for, and whether that raised it. --batch
+// decides over both, so callers apply this only without it. `harness run` and `harness ab` both
+// choose by it.
+struct raised_batch {
+  std::uint64_t batch = 1;
+  bool raised = false;
+};
+constexpr raised_batch raise_to_min_batch(std::uint64_t batch, std::uint64_t declared) noexcept {
+  if (declared > batch) return {declared, true};
+  return {batch, false};
+}
+
 }  // namespace harness

@@ -96,11 +96,10 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
     pair.batch = std::max(batch_a, batch_b);
     pair.batch_calibrated = true;
     // And no fewer calls than either workload declared it needs (workload::min_batch).
-    const std::uint64_t declared = std::max(pair.a.min_batch, pair.b.min_batch);
-    if (declared > pair.batch) {
-      pair.batch = declared;
-      pair.batch_raised = true;
-    }
+    const raised_batch chosen =
+        raise_to_min_batch(pair.batch, std::max(pair.a.min_batch, pair.b.min_batch));
+    pair.batch = chosen.batch;
+    pair.batch_raised = chosen.raised;
   }
   // Refreshed by calibrate(): what each workload reported per call, and a call's time.
   pair.a.iterations_per_call = a.facts().iterations_per_call;

@@ -102,9 +102,10 @@ void run_phases(detail::live_workload workload, const run_options& options,
   // fewer; --batch decides when given.
   const std::uint64_t length_batch = result.batch;
   result.min_batch = workload.min_batch;
-  if (!options.batch && workload.min_batch > result.batch) {
-    result.batch = workload.min_batch;
-    result.batch_raised = true;
+  if (!options.batch) {
+    const raised_batch chosen = raise_to_min_batch(result.batch, workload.min_batch);
+    result.batch = chosen.batch;
+    result.batch_raised = chosen.raised;
   }
   // What one sample should last, to pace the side checks: the calibration's goal (scaled by a
   // raised batch), or the cold first call (an upper bound) times the batch.
