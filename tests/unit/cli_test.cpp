@@ -183,6 +183,35 @@ TEST(Cli, ListNamesArgumentsAndDescriptions) {
   EXPECT_THAT(r.out, HasSubstr("file_open_close"));
 }
 
+// A workload's min_batch() is tagged with its count at the argument a run without one takes; a
+// function that gives a count out of range there is said, and the list goes on (it did fail as
+// "harness itself failed").
+TEST(Cli, ListTagsEachMinimumBatchAndSaysOneOutOfRange) {
+  fake_machine m;
+  const auto invoker = [] { return detail::make_invoker([](std::int64_t) {}); };
+  m.registry.add(workload("tenfold", invoker(), true, false)).default_arg(3).min_batch([](auto n) {
+    return n * 10;
+  });
+  m.registry.add(workload("below", invoker(), true, false)).default_arg(2).min_batch([](auto n) {
+    return n - 5;
+  });
+  m.registry.add(workload("swept", invoker(), true, false)).args({7, 8}).min_batch([](auto n) {
+    return n;
+  });
+  m.registry.add(workload("required", invoker(), true, false)).min_batch(4);
+  m.registry.add(workload("zero", invoker(), true, false)).default_arg(0).min_batch([](auto n) {
+    return n;
+  });
+  const auto r = testing::run(m, {"list"});
+  EXPECT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("[30 calls a sample or more]"));
+  EXPECT_THAT(r.out, HasSubstr("[min_batch() out of range for 2: a run of it is refused]"));
+  EXPECT_THAT(r.out, HasSubstr("[7 calls a sample or more]"));
+  EXPECT_THAT(r.out, HasSubstr("[a minimum count of calls a sample (min_batch)]"));
+  EXPECT_THAT(r.out, HasSubstr("zero")) << r.out;
+  EXPECT_THAT(r.out, Not(HasSubstr("[0 calls a sample"))) << r.out;
+}
+
 TEST(Cli, TinyRunPrintsEveryPhase) {
   fake_machine m;
   const auto r =

@@ -153,6 +153,7 @@ class workload {
   // The calls a sample it declared for `arg` (min_batch); nullopt: none. Throws
   // std::invalid_argument when its function gives a count below 0 or above kMaxMinBatch.
   std::optional<std::uint64_t> min_batch_for(std::int64_t arg) const;
+  bool declares_min_batch() const noexcept { return static_cast<bool>(min_batch_); }
   // Whether `arg` lies within min_arg() and max_arg().
   bool accepts(std::int64_t arg) const noexcept;
   // "an integer", "an integer of 0 or more", "an integer from 1 to 64": what the argument may be.

@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,29 @@ std::vector<std::string> names_of(const workload_registry& registry) {
   for (const workload_instance& w : registry.default_selection())
     names.push_back(w.display_name());
   return names;
+}
+
+// The tag for a workload's min_batch(): its count at the argument a run without one takes (the
+// default, or the sweep's first), or what is wrong with it. A function that gives a count out of
+// range is the registration's mistake: the list says it (a run of that argument is refused) and
+// goes on to the other workloads.
+std::string min_batch_tag(const workload& w) {
+  if (!w.declares_min_batch()) return {};
+  std::optional<std::int64_t> arg;
+  if (!w.takes_arg()) {
+    arg = 0;
+  } else if (w.default_arg()) {
+    arg = w.default_arg();
+  } else if (!w.default_args().empty()) {
+    arg = w.default_args().front();
+  }
+  if (!arg) return "a minimum count of calls a sample (min_batch)";
+  try {
+    const auto calls = w.min_batch_for(*arg);
+    return calls ? fmt::format("{} calls a sample or more", *calls) : std::string();
+  } catch (const std::invalid_argument&) {
+    return fmt::format("min_batch() out of range for {}: a run of it is refused", *arg);
+  }
 }
 
 }  // namespace
@@ -57,8 +82,7 @@ void add_list_command(CLI::App& root, context& ctx) {
           tags.push_back(fmt::format("samples of {} or more",
                                      format_duration(*w.min_sample_time(), micro_spelling::ascii)));
         }
-        if (const auto calls = w.min_batch_for(w.default_arg().value_or(0)))
-          tags.push_back(fmt::format("{} calls a sample or more", *calls));
+        if (const std::string calls = min_batch_tag(w); !calls.empty()) tags.push_back(calls);
         fmt::print(ctx.out, "{:<20} {:<26} {}{}{}\n", w.name(), arg, w.description(),
                    w.is_default() ? " [default]" : "",
                    tags.empty() ? std::string() : fmt::format(" [{}]", fmt::join(tags, ", ")));
