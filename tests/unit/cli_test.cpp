@@ -212,6 +212,32 @@ TEST(Cli, ListTagsEachMinimumBatchAndSaysOneOutOfRange) {
   EXPECT_THAT(r.out, Not(HasSubstr("[0 calls a sample"))) << r.out;
 }
 
+// The prepared phase pinned to CPU 1 runs 5% slower than the baseline did unpinned on CPU 0: the
+// trust line names both CPUs, the next command pins to the baseline's, and the JSON says where
+// each phase's samples and floors ran.
+TEST(Cli, AFloorAboveABaselineOnAnotherCpuSaysWhichAndWhatToRun) {
+  fake_machine m;
+  m.os.unpinned_cpu = 0;
+  m.registry.add(workload("cpu1_slower", detail::make_invoker([&m] {
+                            const bool on_1 = m.os.allowed == platform::cpu_list{1};
+                            m.clock.advance(on_1 ? testing::kCost * 105 / 100 : testing::kCost);
+                          }),
+                          false, false));
+  const testing::scratch_folder dir("cli-cpu");
+  const auto json = (dir.path() / "r.json").string();
+  const auto r = testing::run(m, {"run", "-w", "cpu1_slower", "-n", "10", "--warmup", "0", "--cpu",
+                                  "1", "--no-history", "-o", json.c_str()});
+  EXPECT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("whose lowest sample ran on CPU 0 and this one on CPU 1")) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("next: harness -w cpu1_slower --cpu 0")) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("higher than unprepared (unprepared on CPU 0, prepared on CPU 1)"));
+  std::ifstream in(json);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(text, HasSubstr("\"baseline_floor_cpu\": 0"));
+  EXPECT_THAT(text, HasSubstr("\"floor_cpu\": 1"));
+  EXPECT_THAT(text, HasSubstr("\"samples_by_cpu\": {\n"));
+}
+
 TEST(Cli, TinyRunPrintsEveryPhase) {
   fake_machine m;
   const auto r =

@@ -105,6 +105,13 @@ class fake_os final : public platform::os_interface {
     return {"unlock memory", true, 0, {}};
   }
   std::optional<std::uint64_t> involuntary_switches() override { return switches; }
+  // The CPU an unpinned thread runs on; nullopt: the CPU cannot be read. Pinned to one CPU (the
+  // affinity allows one), the thread runs on that one.
+  std::optional<int> unpinned_cpu;
+  std::optional<int> current_cpu() override {
+    if (!unpinned_cpu) return std::nullopt;
+    return allowed.size() == 1 ? allowed.front() : *unpinned_cpu;
+  }
 
   // Counters: with offer_counters, each counter asked for opens unless refuse_counter names it
   // (with the errno it is refused with), and read number n (from 0) gives counter_reading(n), or
@@ -173,6 +180,7 @@ class forwarding_os : public platform::os_interface {
   std::optional<std::uint64_t> involuntary_switches() override {
     return to_.involuntary_switches();
   }
+  std::optional<int> current_cpu() override { return to_.current_cpu(); }
   counter_opening open_counters(const std::vector<cpu_counter>& wanted) override {
     return to_.open_counters(wanted);
   }

@@ -14,11 +14,11 @@ using ::testing::HasSubstr;
 
 // Five blocks 0.1 s apart at a floor of 1,000,000 ticks; the reference loop at 3000 in each.
 std::vector<block_view> quiet_blocks() {
-  return {{1'000'300, 0.0, 3000},
-          {1'000'000, 0.1, 3000},
-          {1'000'200, 0.2, 3000},
-          {1'000'100, 0.3, 3000},
-          {1'000'400, 0.4, 3000}};
+  return {{1'000'300, 0.0, 3000, {}},
+          {1'000'000, 0.1, 3000, {}},
+          {1'000'200, 0.2, 3000, {}},
+          {1'000'100, 0.3, 3000, {}},
+          {1'000'400, 0.4, 3000, {}}};
 }
 
 floor_context granular(double granularity) {
@@ -50,7 +50,7 @@ TEST(Floor, TwoAgreeingBlocksFarApartConfirm) {
 }
 
 TEST(Floor, OneBlockCannotConfirm) {
-  const std::vector<block_view> one{{1'000'000, 0.0, 3000}};
+  const std::vector<block_view> one{{1'000'000, 0.0, 3000, {}}};
   const floor_check c = check_floor(one, granular(21));
   EXPECT_FALSE(c.confirmed);
   EXPECT_THAT(c.findings, ElementsAre(floor_finding::too_few_blocks));
@@ -77,7 +77,7 @@ TEST(Floor, ABlockSlowedByHalfDoesNotCountAndOneLowBlockAloneIsNotConfirmed) {
 
 TEST(Floor, AgreeingBlocksTooCloseInTimeDoNotConfirm) {
   std::vector<block_view> b = {
-      {1'000'000, 0.0, 3000}, {1'000'100, 0.05, 3000}, {1'500'000, 0.2, 3000}};
+      {1'000'000, 0.0, 3000, {}}, {1'000'100, 0.05, 3000, {}}, {1'500'000, 0.2, 3000, {}}};
   const floor_check c = check_floor(b, granular(21));
   EXPECT_FALSE(c.confirmed);
   EXPECT_THAT(c.findings, ElementsAre(floor_finding::too_close));
@@ -125,7 +125,22 @@ TEST(Floor, APreparedFloorAboveTheBaselineIsSlowed) {
   ASSERT_TRUE(f.confirmed_by);  // the blocks alone would have confirmed it
   EXPECT_THAT(f.reason,
               HasSubstr("the floor lies 50.00% above the unprepared baseline's (666666.67)"));
+  // The baseline's lowest sample on the same CPU as this floor's: the general reason still.
+  std::vector<block_view> on_cpu = quiet_blocks();
+  for (block_view& v : on_cpu)
+    v.cpu = 1;
+  c.baseline_floor_cpu = 1;
+  EXPECT_THAT(check_floor(on_cpu, c).reason,
+              HasSubstr("this phase was slowed, or preparation hurt"));
+  EXPECT_EQ(baseline_on_another_cpu(check_floor(on_cpu, c)), std::nullopt);
+  // On another CPU: both named, and the CPU to pin to.
+  c.baseline_floor_cpu = 0;
+  const floor_check other = check_floor(on_cpu, c);
+  EXPECT_EQ(other.floor_cpu, 1);
+  EXPECT_EQ(baseline_on_another_cpu(other), 0);
+  EXPECT_THAT(other.reason, HasSubstr("whose lowest sample ran on CPU 0 and this one on CPU 1"));
   // A baseline within the tolerance, or above, is no objection.
+  c.baseline_floor_cpu.reset();
   c.baseline_floor = 999'600;
   EXPECT_TRUE(check_floor(quiet_blocks(), c).confirmed);
   c.baseline_floor = 1'200'000;
@@ -177,9 +192,9 @@ TEST(Floor, TheAgreedFloorIsTheLowestLevelTwoBlocksReached) {
   EXPECT_DOUBLE_EQ(lucky.floor, 998'000);
   EXPECT_EQ(agreed_floor(lucky), 1'000'000.0);
   // No two blocks agree, or one block: none.
-  const std::vector<block_view> apart = {{1'000'000, 0.0, 3000}, {1'010'000, 0.1, 3000}};
+  const std::vector<block_view> apart = {{1'000'000, 0.0, 3000, {}}, {1'010'000, 0.1, 3000, {}}};
   EXPECT_EQ(agreed_floor(check_floor(apart, c)), std::nullopt);
-  EXPECT_EQ(agreed_floor(check_floor(std::vector<block_view>{{1'000'000, 0.0, 3000}}, c)),
+  EXPECT_EQ(agreed_floor(check_floor(std::vector<block_view>{{1'000'000, 0.0, 3000, {}}}, c)),
             std::nullopt);
 }
 
@@ -224,7 +239,7 @@ TEST(Floor, OnlyAFloorThatAgreesWithTheRememberedOneIsConfirmed) {
 }
 
 TEST(Floor, SeveralFindingsAreAllNamed) {
-  std::vector<block_view> b = {{1'500'000, 0.0, 3000}, {1'000'000, 0.1, 3000}};
+  std::vector<block_view> b = {{1'500'000, 0.0, 3000, {}}, {1'000'000, 0.1, 3000, {}}};
   floor_context c = granular(21);
   c.baseline_floor = 900'000;
   c.remembered_floor = 950'000;
@@ -235,7 +250,7 @@ TEST(Floor, SeveralFindingsAreAllNamed) {
 }
 
 TEST(Floor, BatchedFiguresKeepTheirFraction) {
-  const std::vector<block_view> b = {{10.25, 0.0, 3000}, {10.25, 0.2, 3000}};
+  const std::vector<block_view> b = {{10.25, 0.0, 3000, {}}, {10.25, 0.2, 3000, {}}};
   const floor_check f = check_floor(b, granular(0.5));
   EXPECT_TRUE(f.confirmed);
   EXPECT_DOUBLE_EQ(f.tolerance, 1.0);

@@ -35,6 +35,8 @@ struct fake_kernel {
   int mlock_errno = 0;
   bool locked = false;
   long nivcsw = 0;
+  int cpu = 0;
+  int getcpu_errno = 0;
 };
 fake_kernel k;
 
@@ -79,6 +81,10 @@ linux_syscalls fake_calls() {
       [](int, rusage* u) {
         u->ru_nivcsw = k.nivcsw;
         return 0;
+      },
+      [] {
+        if (k.getcpu_errno) return errno = k.getcpu_errno, -1;
+        return k.cpu;
       },
   };
 }
@@ -185,6 +191,13 @@ TEST_F(LinuxOs, LockMemoryAndItsRefusal) {
 TEST_F(LinuxOs, ReadsInvoluntarySwitches) {
   k.nivcsw = 42;
   EXPECT_EQ(os->involuntary_switches(), 42u);
+}
+
+TEST_F(LinuxOs, ReadsTheCurrentCpuOrNothingWhenTheCallFails) {
+  k.cpu = 3;
+  EXPECT_EQ(os->current_cpu(), 3);
+  k.getcpu_errno = ENOSYS;
+  EXPECT_EQ(os->current_cpu(), std::nullopt);
 }
 
 TEST(LinuxTerminal, APipeIsNoTerminalAndHasNoWidth) {

@@ -75,7 +75,7 @@ void block(phase_result& p, std::size_t size, std::vector<std::uint64_t> referen
   for (const sample_block& b : p.blocks) {
     const auto begin = p.values.begin() + static_cast<std::ptrdiff_t>(b.first);
     views.push_back({*std::min_element(begin, begin + static_cast<std::ptrdiff_t>(b.count)),
-                     b.start_seconds, b.reference_best});
+                     b.start_seconds, b.reference_best, std::nullopt});
   }
   p.floor = check_floor(views, context);
   p.requested = 12;

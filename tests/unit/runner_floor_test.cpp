@@ -16,6 +16,7 @@ using ::testing::Contains;
 using ::testing::ElementsAre;
 using testing::fake_os;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::stepping_clock;
 
 // The fake clock advances 1000 ticks (1 us) a read; a reference run (no iterations) is one read
@@ -150,6 +151,45 @@ TEST(RunnerFloor, AWholePreparedPhaseSlowedIsReportedAndSampledUntilMaxTime) {
   EXPECT_GT(p.values.size(), 10u);
   EXPECT_EQ(p.requested, 10u);
   EXPECT_GE(p.elapsed_seconds, 0.05);
+}
+
+// The unpinned baseline ran on CPU 0, the prepared phase pinned to CPU 1, which runs slower: the
+// reason names both CPUs and --cpu 0, instead of "preparation hurt".
+TEST(RunnerFloor, AFloorAboveABaselineOnAnotherCpuNamesBothCpus) {
+  fake_os os;
+  os.unpinned_cpu = 0;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  s.prepared_factor = [](int) { return 1.05; };
+  auto w = testing::make_workload("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(10), granular_facts(clock), os);
+  ASSERT_TRUE(r.baseline && r.baseline->floor && r.prepared && r.prepared->floor);
+  EXPECT_EQ(r.baseline->cpu, std::vector<int>(r.baseline->values.size(), 0));
+  EXPECT_EQ(r.prepared->cpu, std::vector<int>(r.prepared->values.size(), 1));
+  const floor_check& f = *r.prepared->floor;
+  EXPECT_EQ(r.baseline->floor->floor_cpu, 0);
+  EXPECT_EQ(f.floor_cpu, 1);
+  EXPECT_EQ(f.context.baseline_floor_cpu, 0);
+  EXPECT_EQ(baseline_on_another_cpu(f), 0);
+  EXPECT_THAT(f.findings, Contains(floor_finding::above_baseline));
+  EXPECT_THAT(f.reason, HasSubstr("5.00% above the unprepared baseline's (100000), whose lowest "
+                                  "sample ran on CPU 0 and this one on CPU 1"));
+  EXPECT_THAT(f.reason, HasSubstr("--cpu 0 pins to the baseline's"));
+  EXPECT_THAT(f.reason, Not(HasSubstr("preparation hurt")));
+}
+
+// Where the CPU cannot be read, nothing is recorded and the reason stays the general one.
+TEST(RunnerFloor, NoCpuReadNoCpuNamed) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  s.prepared_factor = [](int) { return 1.05; };
+  auto w = testing::make_workload("w", [&] { s(); });
+  const auto r = run_workload({&w, std::nullopt}, block_options(10), granular_facts(clock), os);
+  ASSERT_TRUE(r.prepared && r.prepared->floor);
+  EXPECT_TRUE(r.prepared->cpu.empty());
+  EXPECT_EQ(r.prepared->floor->floor_cpu, std::nullopt);
+  EXPECT_THAT(r.prepared->floor->reason, HasSubstr("this phase was slowed, or preparation hurt"));
 }
 
 TEST(RunnerFloor, ASlowStartIsOutlastedByExtraBlocks) {

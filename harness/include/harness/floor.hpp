@@ -61,6 +61,7 @@ struct block_view {
   double minimum = 0;                // lowest value in the block
   double start_seconds = 0;          // when the block began, since the phase began
   std::uint64_t reference_best = 0;  // fastest reference-loop run in or around it; 0: none ran
+  std::optional<int> cpu;            // the CPU its lowest sample ran on; nullopt: not read
 };
 
 // Everything the check weighs besides the blocks themselves.
@@ -68,6 +69,7 @@ struct floor_context {
   double granularity = 0;     // the clock's granularity in the values' unit (per call); 0: unknown
   double reference_step = 0;  // the clock's granularity in ticks, to which a reference run reads
   std::optional<double> baseline_floor;    // the baseline's floor; only for a prepared phase
+  std::optional<int> baseline_floor_cpu;   // the CPU the baseline's lowest sample ran on
   std::optional<double> remembered_floor;  // earlier runs of this build on this machine
   // Earlier runs' floors of this build are kept (a history is in use and the build is known): a
   // prepared phase with no remembered floor is the build's first here, and is not confirmed.
@@ -105,9 +107,10 @@ constexpr const auto& enum_names(floor_finding) noexcept {
 
 struct floor_check {
   bool confirmed = false;
-  double floor = 0;             // the lowest block minimum
-  std::size_t floor_block = 0;  // its block, 0-based
-  double tolerance = 0;         // agreement tolerance, in the values' unit
+  double floor = 0;              // the lowest block minimum
+  std::size_t floor_block = 0;   // its block, 0-based
+  std::optional<int> floor_cpu;  // the CPU its sample ran on; nullopt: not read
+  double tolerance = 0;          // agreement tolerance, in the values' unit
   std::vector<double> block_minimums;
   std::vector<std::size_t> agreeing;  // blocks within the tolerance of the floor, 0-based
   // The two blocks that confirm it (far enough apart, at full speed), 0-based; nullopt unless
@@ -118,6 +121,10 @@ struct floor_check {
   std::string reason;                   // one sentence: why confirmed, or why not
   std::string recommendation;           // what to do; empty when confirmed
 };
+
+// The CPU the baseline's lowest sample ran on, when both it and this phase's lowest sample's CPU
+// were read and they differ; nullopt otherwise.
+std::optional<int> baseline_on_another_cpu(const floor_check& check) noexcept;
 
 // Checks the floor of one phase's blocks. Blocks without samples are not passed. No blocks at all
 // is a bug upstream (there is no floor to check): a failed check, which aborts (docs/errors.md).

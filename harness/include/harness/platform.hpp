@@ -90,6 +90,11 @@ class os_interface {
   // no cheap way to read them. Read between samples to flag the ones that were preempted.
   virtual std::optional<std::uint64_t> involuntary_switches() = 0;
 
+  // The CPU the calling thread runs on now (sched_getcpu; GetCurrentProcessorNumber), or nullopt
+  // where it cannot be read. Read after each sample: an unpinned phase may run on another CPU
+  // than the pinned one, and the CPUs of one machine need not run at one speed.
+  virtual std::optional<int> current_cpu() = 0;
+
   // Opens the counters asked for on the calling thread (cpu_counters.hpp), counting from now on,
   // in and out of the kernel's accounting as the thread is scheduled. Each counter asked for gets
   // a status: opened, or the system's reason why not (Linux: perf_event_open's errno, with

@@ -130,8 +130,9 @@ struct phase_result {
   std::vector<double> values;
   std::vector<bool> host_slowdown;   // per sample: the reference loop ran slow around it
   std::vector<bool> context_switch;  // per sample: preempted; empty when not counted
-  std::uint64_t batch = 1;           // calls per sample
-  std::uint64_t overhead = 0;        // ticks subtracted from each raw sample
+  std::vector<int> cpu;     // per sample: the CPU it ended on (-1: not read); empty when never read
+  std::uint64_t batch = 1;  // calls per sample
+  std::uint64_t overhead = 0;  // ticks subtracted from each raw sample
   std::size_t reference_every =
       0;  // within a block, the reference loop ran every this-many samples
   std::uint64_t reference_best = 0;   // fastest reference run, ticks, the gaps' runs included

@@ -43,6 +43,12 @@ bool block_at_full_speed(const block_view& b, const floor_context& c, const floo
 
 }  // namespace
 
+std::optional<int> baseline_on_another_cpu(const floor_check& check) noexcept {
+  const auto& baseline = check.context.baseline_floor_cpu;
+  if (!baseline || !check.floor_cpu || *baseline == *check.floor_cpu) return std::nullopt;
+  return baseline;
+}
+
 bool only_another_run_can_confirm(const floor_check& check) noexcept {
   return !check.findings.empty() &&
          std::all_of(check.findings.begin(), check.findings.end(), [](floor_finding f) {
@@ -82,6 +88,7 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
       static_cast<std::size_t>(std::min_element(c.block_minimums.begin(), c.block_minimums.end()) -
                                c.block_minimums.begin());
   c.floor = c.block_minimums[c.floor_block];
+  c.floor_cpu = blocks[c.floor_block].cpu;
   c.tolerance = floor_tolerance(c.floor, context.granularity, settings);
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     if (blocks[b].minimum <= c.floor + c.tolerance) c.agreeing.push_back(b);
@@ -141,10 +148,20 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
   }
   if (context.baseline_floor && c.floor > *context.baseline_floor + c.tolerance) {
     c.findings.push_back(floor_finding::above_baseline);
-    why.push_back(fmt::format(
-        "the floor lies {} above the unprepared baseline's ({}): this phase was slowed, or "
-        "preparation hurt",
-        percent_above(c.floor, *context.baseline_floor), figure(*context.baseline_floor)));
+    if (const auto other = baseline_on_another_cpu(c)) {
+      why.push_back(fmt::format(
+          "the floor lies {} above the unprepared baseline's ({}), whose lowest sample ran on "
+          "CPU {} and this one on CPU {}: the CPUs of one machine need not run at one speed (a "
+          "virtual machine's share their host's cores with others); --cpu {} pins to the "
+          "baseline's",
+          percent_above(c.floor, *context.baseline_floor), figure(*context.baseline_floor), *other,
+          *c.floor_cpu, *other));
+    } else {
+      why.push_back(fmt::format(
+          "the floor lies {} above the unprepared baseline's ({}): this phase was slowed, or "
+          "preparation hurt",
+          percent_above(c.floor, *context.baseline_floor), figure(*context.baseline_floor)));
+    }
   }
   if (context.remembered_floor && c.floor > *context.remembered_floor + c.tolerance) {
     c.findings.push_back(floor_finding::above_remembered);

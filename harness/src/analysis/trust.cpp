@@ -77,6 +77,10 @@ std::string next_for(const floor_check& f, const run_report& run, const workload
     return std::find(f.findings.begin(), f.findings.end(), x) != f.findings.end();
   };
   if (has(floor_finding::too_few_blocks)) return command(run, r, "--blocks 5");
+  if (has(floor_finding::above_baseline)) {
+    if (const auto cpu = baseline_on_another_cpu(f))
+      return command(run, r, fmt::format("--cpu {}", *cpu));
+  }
   if (has(floor_finding::above_remembered) || has(floor_finding::above_baseline)) {
     return fmt::format("{} doctor, then {}", run.program, command(run, r, ""));
   }

@@ -136,7 +136,10 @@ void run_phases(detail::live_workload workload, const run_options& options,
       floor.fastest_reference = result.baseline->reference_best;
       floor.fastest_reference_remembered = false;
     }
-    if (result.baseline->floor) floor.baseline_floor = result.baseline->floor->floor;
+    if (result.baseline->floor) {
+      floor.baseline_floor = result.baseline->floor->floor;
+      floor.baseline_floor_cpu = result.baseline->floor->floor_cpu;
+    }
   }
 
   if (stop_signal() == 0) {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -172,8 +173,12 @@ floor_check check_blocks(const phase_result& phase, const phase_plan& plan, std:
   for (const sample_block& b : phase.blocks) {
     if (b.count == 0) continue;
     const auto first = phase.values.begin() + static_cast<std::ptrdiff_t>(b.first);
-    views.push_back({*std::min_element(first, first + static_cast<std::ptrdiff_t>(b.count)),
-                     b.start_seconds, b.reference_best});
+    const auto lowest = std::min_element(first, first + static_cast<std::ptrdiff_t>(b.count));
+    std::optional<int> cpu;
+    if (const auto i = static_cast<std::size_t>(lowest - phase.values.begin());
+        i < phase.cpu.size() && phase.cpu[i] >= 0)
+      cpu = phase.cpu[i];
+    views.push_back({*lowest, b.start_seconds, b.reference_best, cpu});
   }
   floor_context context = plan.floor;
   if (fastest > 0 && (!context.fastest_reference || fastest < *context.fastest_reference)) {
@@ -217,6 +222,8 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
       plan.expected_sample_seconds >=
           std::chrono::duration<double>(tuning.switch_count_min_sample).count() &&
       os.involuntary_switches().has_value();
+  const bool read_cpu = os.current_cpu().has_value();
+  if (read_cpu) phase.cpu.reserve(phase.values.capacity());
   std::vector<reference_mark> refs;
 
   const std::uint64_t max_ticks = seconds_to_ticks(options.max_time, clock);
@@ -321,6 +328,7 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
       }
       if (count_switches)
         phase.context_switch.push_back(*os.involuntary_switches() != switches_before);
+      if (read_cpu) phase.cpu.push_back(os.current_cpu().value_or(-1));
       phase.values.push_back((static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
                              static_cast<double>(plan.batch));
       if (counts != nullptr) counts->record();

@@ -242,7 +242,7 @@ void finish_phase(std::vector<workload_result>& results, phase_kind phase, std::
     for (const sample_block& b : p.blocks) {
       const auto first = p.values.begin() + static_cast<std::ptrdiff_t>(b.first);
       views.push_back({*std::min_element(first, first + static_cast<std::ptrdiff_t>(b.count)),
-                       b.start_seconds, 0});
+                       b.start_seconds, 0, std::nullopt});
     }
     floor_context context;  // no reference loop runs: the speed check does not apply
     if (phase == phase_kind::prepared && r.baseline && r.baseline->floor)

@@ -182,6 +182,12 @@ class linux_os final : public os_interface {
     return static_cast<std::uint64_t>(usage.ru_nivcsw);
   }
 
+  std::optional<int> current_cpu() override {
+    const int cpu = sys_.sched_getcpu();
+    if (cpu < 0) return std::nullopt;
+    return cpu;
+  }
+
   counter_opening open_counters(const std::vector<cpu_counter>& wanted) override {
     return open_linux_counters(perf_, wanted);
   }
@@ -215,6 +221,7 @@ linux_syscalls real_linux_syscalls() {
       [](int flags) { return ::mlockall(flags); },
       [] { return ::munlockall(); },
       [](int who, rusage* usage) { return ::getrusage(static_cast<__rusage_who_t>(who), usage); },
+      [] { return ::sched_getcpu(); },
   };
 }
 

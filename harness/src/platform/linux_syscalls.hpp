@@ -29,6 +29,7 @@ struct linux_syscalls {
   int (*mlockall)(int flags);
   int (*munlockall)();
   int (*getrusage)(int who, rusage* usage);
+  int (*sched_getcpu)();  // the calling thread's CPU, or -1 with errno set
 };
 
 // The counters' calls (linux_counters.cpp).

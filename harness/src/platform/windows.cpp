@@ -154,6 +154,12 @@ class windows_os final : public os_interface {
   // involuntary from voluntary ones.
   std::optional<std::uint64_t> involuntary_switches() override { return std::nullopt; }
 
+  // The CPU's number within its processor group; the affinity this backend sets is the process's
+  // mask, which lies within one group.
+  std::optional<int> current_cpu() override {
+    return static_cast<int>(GetCurrentProcessorNumber());
+  }
+
   // Windows counts nothing comparable per thread for an ordinary process: its hardware counters
   // (and the kernel's per-thread events) come through ETW, which needs administrator rights and a
   // trace session; QueryThreadCycleTime counts cycles of the thread's CPU time only, no events.

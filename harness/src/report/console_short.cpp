@@ -82,6 +82,9 @@ std::string change_text(const workload_analysis& w) {
                         *c.prepared_tail < *c.baseline_tail ? "shorter" : "longer",
                         percent_text(*c.prepared_tail, 1), percent_text(*c.baseline_tail, 1));
   }
+  if (const auto cpus = phases_on_other_cpus(w))
+    text +=
+        fmt::format(" (unprepared on CPU {}, prepared on CPU {})", cpus->baseline, cpus->prepared);
   return text;
 }
 

@@ -77,10 +77,25 @@ json floor_json(const floor_check& f) {
       {"findings", findings},
       {"reason", f.reason},
       {"recommendation", f.recommendation},
+      {"floor_cpu", f.floor_cpu ? json(*f.floor_cpu) : json(nullptr)},
       {"baseline_floor_ticks", number_or_null(c.baseline_floor)},
+      {"baseline_floor_cpu", c.baseline_floor_cpu ? json(*c.baseline_floor_cpu) : json(nullptr)},
       {"remembered_floor_ticks", number_or_null(c.remembered_floor)},
       {"fastest_reference_ticks", c.fastest_reference ? json(*c.fastest_reference) : json(nullptr)},
       {"fastest_reference_remembered", c.fastest_reference_remembered}};
+}
+
+// {"0": 12, "1": 48}: the samples that ended on each CPU, or null when the CPU was not read.
+json samples_by_cpu(const phase_result& p) {
+  if (p.cpu.empty()) return nullptr;
+  std::map<int, std::size_t> counts;
+  for (const int cpu : p.cpu) {
+    if (cpu >= 0) ++counts[cpu];
+  }
+  json by = json::object();
+  for (const auto& [cpu, n] : counts)
+    by[std::to_string(cpu)] = n;
+  return by;
 }
 
 json blocks_json(const phase_result& p) {
@@ -110,6 +125,7 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
       {"disturbed", p.disturbed_count()},
       {"host_slowdown", p.host_slowdown_count()},
       {"context_switch", p.context_switch.empty() ? json(nullptr) : json(p.context_switch_count())},
+      {"samples_by_cpu", samples_by_cpu(p)},
       {"reference_loop",
        {{"runs", p.reference_runs},
         {"slow", p.reference_slow},
@@ -275,6 +291,7 @@ void add_rows(Emit&& emit, const workload_result& r, std::size_t family, const p
     if (!p.blocks.empty()) row["block"] = p.block_of(i) + 1;
     row["host_slowdown"] = static_cast<bool>(p.host_slowdown[i]);
     if (!p.context_switch.empty()) row["context_switch"] = static_cast<bool>(p.context_switch[i]);
+    if (i < p.cpu.size() && p.cpu[i] >= 0) row["cpu"] = p.cpu[i];
     report_detail::add_sample_counters(row, p, i);
     if (i < p.sample_counters.size()) {
       for (const auto& [counter, value] : p.sample_counters[i]) {

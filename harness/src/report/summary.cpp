@@ -52,6 +52,15 @@ std::string tick_text(double ticks_per_second, bool unicode) {
                                                micro_spelling_for(unicode)});
 }
 
+std::optional<phase_cpus> phases_on_other_cpus(const workload_analysis& w) {
+  const phase_analysis* prepared = w.find(phase_kind::prepared);
+  if (prepared == nullptr || !prepared->phase->floor) return std::nullopt;
+  const floor_check& f = *prepared->phase->floor;
+  const auto baseline = baseline_on_another_cpu(f);
+  if (!baseline) return std::nullopt;
+  return phase_cpus{*baseline, *f.floor_cpu};
+}
+
 std::string preparation_sentence(const workload_analysis& w, double slowdown_factor) {
   if (w.find(phase_kind::baseline) == nullptr || w.find(phase_kind::prepared) == nullptr) return {};
   const std::string& name = w.result->name;
@@ -94,6 +103,12 @@ std::string preparation_sentence(const workload_analysis& w, double slowdown_fac
         speed->baseline_slower ? speed->baseline_best : speed->prepared_best,
         speed->baseline_slower ? "prepared" : "baseline",
         speed->baseline_slower ? speed->prepared_best : speed->baseline_best);
+  }
+  if (const auto cpus = phases_on_other_cpus(w)) {
+    text += fmt::format(
+        "; the baseline's lowest sample ran on CPU {}, the prepared phase's on CPU {}: one "
+        "machine's CPUs need not run at one speed, so the change includes the CPU's",
+        cpus->baseline, cpus->prepared);
   }
   return text;
 }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,15 @@ summary_table summary_of(const report_model& model, bool unicode);
 // (65536 bytes per call, as declared): 87.08 GiB/s at the minimum, ..."; empty when it has none.
 std::vector<std::string> rates_lines(const phase_analysis& a, const workload_result& r,
                                      bool unicode);
+
+// The CPUs the baseline's and the prepared phase's lowest samples ran on, when both were read and
+// differ: what preparation changed then includes the CPU (one machine's CPUs need not run at one
+// speed). nullopt otherwise.
+struct phase_cpus {
+  int baseline = 0;
+  int prepared = 0;
+};
+std::optional<phase_cpus> phases_on_other_cpus(const workload_analysis& w);
 
 // What preparation changed, by the floor, the median and the p90's distance above the floor
 // (analysis.hpp: preparation_change): "sort_ints/10000: prepared: floor 7.8% lower (confirmed),
