@@ -6,6 +6,8 @@
 #   ab +1%      harness ab xor_loop/1000000 xor_loop/1010000 at defaults (truth: +1.00%)
 #   ab A/A      harness ab xor_loop/1000000 xor_loop/1000000 (truth: 0)
 #   ab mem A/A  harness ab memcpy_bytes/16777216 memcpy_bytes/16777216 (truth: 0)
+#   ab mem A/A D  the same with --max-time D, with --mem-max-time D (docs/ab.md: memory-bound
+#               pairs run to --max-time, and more time narrows them)
 #   unpaired    harness run -w xor_loop/1000000, then -w xor_loop/1010000 (two processes at
 #               defaults): the ratio of their prepared floors, and whether both were confirmed
 #               (`harness compare` leaves out unconfirmed floors)
@@ -17,7 +19,7 @@
 # OUT/raw.tsv.
 #
 # Usage: bench/ab_sensitivity.sh [-n N] [--conditions quiet,alu,memory] [--cpu C] [--out DIR]
-#                                [--build DIR]
+#                                [--build DIR] [--mem-max-time D]
 # Needs the build's bin/harness, bench/noisy_neighbour and bench/ab_gbench_pair
 # (./dev.sh test builds them), and /usr/bin/python3 with scipy for compare.py.
 set -euo pipefail
@@ -25,6 +27,7 @@ n=20
 conditions=quiet,alu,memory
 cpu=1
 out=
+mem_max_time=
 build=$(cd "$(dirname "$0")/.." && pwd)/build
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -33,7 +36,8 @@ while [ $# -gt 0 ]; do
     --cpu) cpu=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    --mem-max-time) mem_max_time=$2; shift 2 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "ab_sensitivity: unknown argument '$1'; see --help" >&2; exit 2 ;;
   esac
 done
@@ -56,10 +60,10 @@ now() { date +%s.%N; }
 # record CONDITION METHOD I ESTIMATE LOWER UPPER VERDICT SECONDS
 record() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$raw"; }
 
-ab_once() {  # CONDITION METHOD I A B
+ab_once() {  # CONDITION METHOD I A B [OPTION...]
   local t0 t1 f=$out/ab.json
   t0=$(now)
-  "$harness" ab "$4" "$5" --cpu "$cpu" -o "$f" >/dev/null
+  "$harness" ab "$4" "$5" --cpu "$cpu" -o "$f" "${@:6}" >/dev/null
   t1=$(now)
   python3 - "$f" "$1" "$2" "$3" "$(echo "$t1 - $t0" | bc)" >>"$raw" <<'PY'
 import json, sys
@@ -134,6 +138,10 @@ for condition in "${list[@]}"; do
     ab_once "$condition" "ab +1%" "$i" xor_loop/1000000 xor_loop/1010000
     ab_once "$condition" "ab A/A" "$i" xor_loop/1000000 xor_loop/1000000
     ab_once "$condition" "ab mem A/A" "$i" memcpy_bytes/16777216 memcpy_bytes/16777216
+    if [ -n "$mem_max_time" ]; then
+      ab_once "$condition" "ab mem A/A $mem_max_time" "$i" memcpy_bytes/16777216 \
+        memcpy_bytes/16777216 --max-time "$mem_max_time"
+    fi
     unpaired_once "$condition" "$i"
     gbench_once "$condition" "$i"
     echo "ab_sensitivity: $condition: $i of $n" >&2
@@ -145,7 +153,10 @@ python3 - "$raw" <<'PY'
 import csv, statistics, sys
 truth = {"ab +1%": 1.01, "ab A/A": 1.0, "ab mem A/A": 1.0, "unpaired": 1.01, "compare.py": 1.01}
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-print("condition  method       n  error % median [min, max]     within 0.05%  0.2%  covered"
+for method in dict.fromkeys(r["method"] for r in rows):
+    if method.startswith("ab mem A/A "):
+        truth[method] = 1.0
+print("condition  method          n  error % median [min, max]     within 0.05%  0.2%  covered"
       "  verdicts                 wall s")
 for condition in dict.fromkeys(r["condition"] for r in rows):
     for method in truth:
@@ -160,7 +171,7 @@ for condition in dict.fromkeys(r["condition"] for r in rows):
         verdicts = {}
         for r in sel:
             verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
-        print(f"{condition:<10} {method:<11} {len(sel):>2}  {statistics.median(errors):+.3f} "
+        print(f"{condition:<10} {method:<14} {len(sel):>2}  {statistics.median(errors):+.3f} "
               f"[{min(errors):+.3f}, {max(errors):+.3f}]  {within(0.05):>6}/{len(sel):<4}"
               f"{within(0.2):>5}/{len(sel):<3} "
               f"{(f'{cov}/{len(covered)}' if covered else '-'):>7}  "
