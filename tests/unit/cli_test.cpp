@@ -236,6 +236,12 @@ TEST(Cli, AFloorAboveABaselineOnAnotherCpuSaysWhichAndWhatToRun) {
   EXPECT_THAT(text, HasSubstr("\"baseline_floor_cpu\": 0"));
   EXPECT_THAT(text, HasSubstr("\"floor_cpu\": 1"));
   EXPECT_THAT(text, HasSubstr("\"samples_by_cpu\": {\n"));
+  // --detail's sentence on what preparation changed says it too.
+  const auto detail = testing::run(m, {"run", "-w", "cpu1_slower", "-n", "10", "--warmup", "0",
+                                       "--cpu", "1", "--no-history", "--detail"});
+  EXPECT_THAT(detail.out, HasSubstr("the baseline's lowest sample ran on CPU 0, the prepared "
+                                    "phase's on CPU 1"))
+      << detail.out;
 }
 
 TEST(Cli, TinyRunPrintsEveryPhase) {
