@@ -131,7 +131,8 @@ TEST(Floor, APreparedFloorAboveTheBaselineIsSlowed) {
     v.cpu = 1;
   c.baseline_floor_cpu = 1;
   EXPECT_THAT(check_floor(on_cpu, c).reason,
-              HasSubstr("this phase was slowed, or preparation hurt"));
+              HasSubstr("baseline's (666666.67), both on CPU 1: this phase was slowed, or "
+                        "preparation hurt"));
   EXPECT_EQ(baseline_on_another_cpu(check_floor(on_cpu, c)), std::nullopt);
   // On another CPU: both named, and the CPU to pin to.
   c.baseline_floor_cpu = 0;

@@ -157,10 +157,13 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
           percent_above(c.floor, *context.baseline_floor), figure(*context.baseline_floor), *other,
           *c.floor_cpu, *other));
     } else {
+      // Both lowest samples on one CPU: not a difference between CPUs.
+      const bool one_cpu = c.floor_cpu && context.baseline_floor_cpu;
       why.push_back(fmt::format(
-          "the floor lies {} above the unprepared baseline's ({}): this phase was slowed, or "
+          "the floor lies {} above the unprepared baseline's ({}){}: this phase was slowed, or "
           "preparation hurt",
-          percent_above(c.floor, *context.baseline_floor), figure(*context.baseline_floor)));
+          percent_above(c.floor, *context.baseline_floor), figure(*context.baseline_floor),
+          one_cpu ? fmt::format(", both on CPU {}", *c.floor_cpu) : std::string()));
     }
   }
   if (context.remembered_floor && c.floor > *context.remembered_floor + c.tolerance) {
