@@ -242,6 +242,9 @@ TEST(Cli, AFloorAboveABaselineOnAnotherCpuSaysWhichAndWhatToRun) {
   EXPECT_THAT(detail.out, HasSubstr("the baseline's lowest sample ran on CPU 0, the prepared "
                                     "phase's on CPU 1"))
       << detail.out;
+  // Each phase's header says where its samples ran.
+  EXPECT_THAT(detail.out, HasSubstr("    ran on CPU 0 (10 samples)\n"));
+  EXPECT_THAT(detail.out, HasSubstr("    ran on CPU 1 ("));
 }
 
 TEST(Cli, TinyRunPrintsEveryPhase) {

@@ -319,6 +319,28 @@ TEST(RunWorkload, PreemptedSamplesAreCountedWhenLongEnough) {
   EXPECT_EQ(r.prepared->disturbed_count(), 1u);
 }
 
+// Each sample's CPU, read after it: an unpinned phase may move (here during its third call).
+TEST(RunWorkload, EachSamplesCpuIsReadAndCountedByCpu) {
+  fake_os os;
+  os.unpinned_cpu = 3;
+  stepping_clock clock(1);
+  int calls = 0;
+  auto w = testing::make_workload("w", [&] {
+    clock.advance(100);
+    if (++calls == 3) os.unpinned_cpu = 0;
+  });
+  run_options options = exact_options(3);  // no --cpu: neither phase is pinned
+  const auto r = run_workload({&w, std::nullopt}, options, facts_of(clock), os);
+  ASSERT_TRUE(r.baseline && r.prepared);
+  // The first call is call 1; the baseline's samples are calls 2-4, and the move came in call 3.
+  EXPECT_THAT(r.baseline->cpu, ElementsAre(3, 0, 0));
+  EXPECT_THAT(r.prepared->cpu, ElementsAre(0, 0, 0));
+  phase_result p;
+  p.cpu = {1, 0, 1, -1, 1};  // -1: that read failed
+  EXPECT_THAT(p.samples_by_cpu(),
+              ElementsAre(std::pair{0, std::size_t{1}}, std::pair{1, std::size_t{3}}));
+}
+
 TEST(RunWorkload, ShortSamplesDoNotReadSwitches) {
   fake_os os;
   stepping_clock clock(1);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "harness/clock.hpp"
@@ -161,6 +162,8 @@ struct phase_result {
   std::size_t disturbed_count() const noexcept;
   std::size_t host_slowdown_count() const noexcept;
   std::size_t context_switch_count() const noexcept;
+  // The samples that ended on each CPU (cpu), ascending by CPU; empty when the CPU was not read.
+  std::vector<std::pair<int, std::size_t>> samples_by_cpu() const;
 };
 
 struct warmup_result {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "harness/run_results.hpp"
 
@@ -55,6 +56,14 @@ std::size_t phase_result::host_slowdown_count() const noexcept {
 
 std::size_t phase_result::context_switch_count() const noexcept {
   return static_cast<std::size_t>(std::count(context_switch.begin(), context_switch.end(), true));
+}
+
+std::vector<std::pair<int, std::size_t>> phase_result::samples_by_cpu() const {
+  std::map<int, std::size_t> counts;
+  for (const int c : cpu) {
+    if (c >= 0) ++counts[c];
+  }
+  return {counts.begin(), counts.end()};
 }
 
 }  // namespace harness

@@ -6,6 +6,7 @@
 // for the same results, which the golden tests rely on.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -131,6 +132,15 @@ void print_phase_header(std::ostream& out, const phase_result& p, const workload
   }
   if (p.stopped_by != stop_reason::count) {
     fmt::print(out, "    sampling ended: {}\n", to_string(p.stopped_by));
+  }
+  // "ran on CPU 1 (20 samples)", "ran on CPU 0 (12 samples), CPU 1 (8)": read after each sample.
+  if (const auto by_cpu = p.samples_by_cpu(); !by_cpu.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [cpu, n] : by_cpu) {
+      parts.push_back(parts.empty() ? fmt::format("CPU {} ({} sample{})", cpu, n, n == 1 ? "" : "s")
+                                    : fmt::format("CPU {} ({})", cpu, n));
+    }
+    fmt::print(out, "    ran on {}\n", fmt::join(parts, ", "));
   }
   if (p.realtime_pauses > 0) {
     fmt::print(out,

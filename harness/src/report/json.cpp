@@ -88,12 +88,8 @@ json floor_json(const floor_check& f) {
 // {"0": 12, "1": 48}: the samples that ended on each CPU, or null when the CPU was not read.
 json samples_by_cpu(const phase_result& p) {
   if (p.cpu.empty()) return nullptr;
-  std::map<int, std::size_t> counts;
-  for (const int cpu : p.cpu) {
-    if (cpu >= 0) ++counts[cpu];
-  }
   json by = json::object();
-  for (const auto& [cpu, n] : counts)
+  for (const auto& [cpu, n] : p.samples_by_cpu())
     by[std::to_string(cpu)] = n;
   return by;
 }
