@@ -148,23 +148,22 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
   }
   if (context.baseline_floor && c.floor > *context.baseline_floor + c.tolerance) {
     c.findings.push_back(floor_finding::above_baseline);
+    std::string above = fmt::format("the floor lies {} above the unprepared baseline's ({})",
+                                    percent_above(c.floor, *context.baseline_floor),
+                                    figure(*context.baseline_floor));
     if (const auto other = baseline_on_another_cpu(c)) {
-      why.push_back(fmt::format(
-          "the floor lies {} above the unprepared baseline's ({}), whose lowest sample ran on "
-          "CPU {} and this one on CPU {}: the CPUs of one machine need not run at one speed (a "
-          "virtual machine's share their host's cores with others); --cpu {} pins to the "
-          "baseline's",
-          percent_above(c.floor, *context.baseline_floor), figure(*context.baseline_floor), *other,
-          *c.floor_cpu, *other));
+      above += fmt::format(
+          ", whose lowest sample ran on CPU {} and this one on CPU {}: the CPUs of one machine "
+          "need not run at one speed (a virtual machine's share their host's cores with others); "
+          "--cpu {} pins to the baseline's",
+          *other, *c.floor_cpu, *other);
     } else {
-      // Both lowest samples on one CPU: not a difference between CPUs.
-      const bool one_cpu = c.floor_cpu && context.baseline_floor_cpu;
-      why.push_back(fmt::format(
-          "the floor lies {} above the unprepared baseline's ({}){}: this phase was slowed, or "
-          "preparation hurt",
-          percent_above(c.floor, *context.baseline_floor), figure(*context.baseline_floor),
-          one_cpu ? fmt::format(", both on CPU {}", *c.floor_cpu) : std::string()));
+      // Both lowest samples on one CPU (when both were read): not a difference between CPUs.
+      if (c.floor_cpu && context.baseline_floor_cpu)
+        above += fmt::format(", both on CPU {}", *c.floor_cpu);
+      above += ": this phase was slowed, or preparation hurt";
     }
+    why.push_back(std::move(above));
   }
   if (context.remembered_floor && c.floor > *context.remembered_floor + c.tolerance) {
     c.findings.push_back(floor_finding::above_remembered);
