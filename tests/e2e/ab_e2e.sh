@@ -38,6 +38,8 @@ ab = d["ab"]
 assert ab["mode"] == "workloads" and ab["a"]["workload"] == "xor_loop/1000"
 assert ab["b"]["workload"] == "xor_loop/5000"
 assert ab["options"]["order"] == "random" and ab["options"]["seed"] == 7
+# --max-time given alone is the budget asked for: no stop on a settled verdict before it.
+assert ab["options"]["max_time_ns"] == 200_000_000 and ab["options"]["decide_after_ns"] is None
 pair = ab["pairs"][0]
 rounds = pair["rounds"]
 assert len(rounds) >= 6, len(rounds)
@@ -60,6 +62,22 @@ assert answer["upper"] >= answer["ratio"] / (1 - resolution) * (1 - 1e-12), answ
 assert answer["ratio"] > 2, answer
 assert ab["verdict"] == "slower", ab["verdict"]
 assert math.isclose(ab["change_percent"], (answer["ratio"] - 1) * 100, rel_tol=1e-12)
+PY
+fi
+
+# The default budget, 5 s, with a stop at the first check after --decide-after whose verdict is
+# settled: B doing 5x the work is slower at once, and a target no interval meets cannot stop it.
+if expect 0 decided -- ab xor_loop/1000 xor_loop/5000 --warmup 10ms --decide-after 50ms \
+  --target 0.000001% -o "$work/decided.json"; then
+  contains out "stopped: the verdict was settled after --decide-after" decided
+  fits_schema "decided.json" "$work/decided.json"
+  if python3 - "$work/decided.json" <<'PY'; then pass; else fail "decided: the options and the stop"; fi
+import json, sys
+ab = json.load(open(sys.argv[1]))["ab"]
+assert ab["options"]["max_time_ns"] == 5_000_000_000, ab["options"]
+assert ab["options"]["decide_after_ns"] == 50_000_000, ab["options"]
+assert ab["pairs"][0]["stopped_by"] == "decided", ab["pairs"][0]["stopped_by"]
+assert ab["verdict"] == "slower", ab["verdict"]
 PY
 fi
 

@@ -197,6 +197,19 @@ TEST(AbDecide, TheGateFailsOnlyWhenTheWholeIntervalLiesAboveIt) {
   EXPECT_FALSE(decide(interval(1.02, 1.015, 1.025), 0.005, std::nullopt).gate_failed);
 }
 
+TEST(AbDecide, ASettledVerdictIsOneMoreRoundsWouldNotChange) {
+  EXPECT_TRUE(verdict_settled(interval(1.02, 1.01, 1.03), 0.005, std::nullopt));     // slower
+  EXPECT_TRUE(verdict_settled(interval(0.98, 0.97, 0.99), 0.005, std::nullopt));     // faster
+  EXPECT_TRUE(verdict_settled(interval(1.0, 0.997, 1.004), 0.005, std::nullopt));    // same
+  EXPECT_FALSE(verdict_settled(interval(1.004, 0.998, 1.01), 0.005, std::nullopt));  // unsure
+  // The gate: failed, or passed with the whole interval at or below its limit; not one that
+  // reaches across it.
+  EXPECT_TRUE(verdict_settled(interval(1.02, 1.01, 1.03), 0.005, 0.005));
+  EXPECT_TRUE(verdict_settled(interval(1.02, 1.01, 1.03), 0.005, 0.03));
+  EXPECT_FALSE(verdict_settled(interval(1.02, 1.01, 1.03), 0.005, 0.02));
+  EXPECT_FALSE(verdict_settled(interval(1.004, 0.998, 1.01), 0.005, 0.0));
+}
+
 // ---- the rounds, with fake sides on a fake clock
 // -------------------------------------------------
 
@@ -437,26 +450,28 @@ TEST(AbRounds, WithinARoundTheSidesAlternateInStretchesWithTheReferenceAtTheEnds
   }
 }
 
+// A side whose cost per call alternates between two, call by call: the round ratios stay apart,
+// so the interval stays wide.
+struct wobbling_side final : public ab_side {
+  fake_side inner_first, inner_second;
+  std::size_t n = 0;
+  wobbling_side(fake_host& h, double first, double second)
+      : inner_first(h, 'B', first, 0, 1), inner_second(h, 'B', second, 0, 1) {}
+  const ab_side_facts& facts() const override { return inner_first.facts(); }
+  std::uint64_t measure_overhead(std::size_t s) override { return inner_first.measure_overhead(s); }
+  std::uint64_t calibrate(std::uint64_t o, std::uint64_t m) override {
+    return inner_first.calibrate(o, m);
+  }
+  ab_side_samples sample(std::size_t c, std::uint64_t b, std::uint32_t r) override {
+    return (n++ % 2 == 0 ? inner_first : inner_second).sample(c, b, r);
+  }
+};
+
 TEST(AbRounds, StopsAtMaxTimeWhenTheTargetIsNotMet) {
   // B alternates between 1% and 3% slower round by round: the interval stays wide.
   fake_host host;
   fake_side a(host, 'A', 1'000'000, 0, 1);
-  struct wobbling final : public ab_side {
-    fake_side inner_slow, inner_fast;
-    std::size_t n = 0;
-    wobbling(fake_host& h)
-        : inner_slow(h, 'B', 1'030'000, 0, 1), inner_fast(h, 'B', 1'010'000, 0, 1) {}
-    const ab_side_facts& facts() const override { return inner_slow.facts(); }
-    std::uint64_t measure_overhead(std::size_t s) override {
-      return inner_slow.measure_overhead(s);
-    }
-    std::uint64_t calibrate(std::uint64_t o, std::uint64_t m) override {
-      return inner_slow.calibrate(o, m);
-    }
-    ab_side_samples sample(std::size_t c, std::uint64_t b, std::uint32_t r) override {
-      return (n++ % 2 == 0 ? inner_slow : inner_fast).sample(c, b, r);
-    }
-  } b(host);
+  wobbling_side b(host, 1'030'000, 1'010'000);
   ab_options o = fake_options(host);
   o.max_time = std::chrono::milliseconds(100);
   const ab_pair p = run_rounds(a, b, o);
@@ -465,6 +480,51 @@ TEST(AbRounds, StopsAtMaxTimeWhenTheTargetIsNotMet) {
   EXPECT_GT(p.checks, 0U);
   ASSERT_TRUE(p.last_half_width.has_value());
   EXPECT_GT(*p.last_half_width, o.target);
+}
+
+TEST(AbRounds, AfterDecideAfterTheFirstCheckWithASettledVerdictStopsThem) {
+  // B 1% to 3% slower: the interval stays wider than the target, but wholly above +0.5%.
+  fake_host host;
+  fake_side a(host, 'A', 1'000'000, 0, 1);
+  wobbling_side b(host, 1'030'000, 1'010'000);
+  ab_options o = fake_options(host);
+  o.max_time = std::chrono::milliseconds(500);
+  o.decide_after = std::chrono::milliseconds(100);
+  const ab_pair p = run_rounds(a, b, o);
+  EXPECT_EQ(p.stopped_by, ab_stop::decided);
+  EXPECT_GE(p.seconds, 0.1);
+  EXPECT_LT(p.seconds, 0.2);  // at the first check after 100 ms (a check every 10 rounds of ~4 ms)
+  ASSERT_TRUE(p.estimate.rounds.has_value());
+  EXPECT_EQ(decide(*p.estimate.rounds, o.threshold, o.fail_if_slower).verdict, ab_verdict::slower);
+  ASSERT_TRUE(p.last_half_width.has_value());
+  EXPECT_GT(*p.last_half_width, o.target);
+
+  // A gate at +2% lies inside the interval: not settled, so all of max_time.
+  fake_host gated_host;
+  fake_side gated_a(gated_host, 'A', 1'000'000, 0, 1);
+  wobbling_side gated_b(gated_host, 1'030'000, 1'010'000);
+  ab_options gated = fake_options(gated_host);
+  gated.max_time = std::chrono::milliseconds(500);
+  gated.decide_after = std::chrono::milliseconds(100);
+  gated.fail_if_slower = 0.02;
+  const ab_pair g = run_rounds(gated_a, gated_b, gated);
+  EXPECT_EQ(g.stopped_by, ab_stop::max_time);
+  EXPECT_GE(g.seconds, 0.5);
+}
+
+TEST(AbRounds, AnUnsureVerdictRunsOnToMaxTime) {
+  // B 1% faster and 1% slower in turn: the interval reaches across +-0.5%.
+  fake_host host;
+  fake_side a(host, 'A', 1'000'000, 0, 1);
+  wobbling_side b(host, 1'010'000, 990'000);
+  ab_options o = fake_options(host);
+  o.max_time = std::chrono::milliseconds(300);
+  o.decide_after = std::chrono::milliseconds(100);
+  const ab_pair p = run_rounds(a, b, o);
+  EXPECT_EQ(p.stopped_by, ab_stop::max_time);
+  EXPECT_GE(p.seconds, 0.3);
+  ASSERT_TRUE(p.estimate.rounds.has_value());
+  EXPECT_EQ(decide(*p.estimate.rounds, o.threshold, o.fail_if_slower).verdict, ab_verdict::unsure);
 }
 
 TEST(AbRounds, AHostSlowStretchFallsOnBothSidesOfARoundAndLeavesTheRatio) {

@@ -990,6 +990,14 @@ TEST_F(AbBuilds, TheCommandLineIsCheckedBeforeAnyWorkerStarts) {
   refused({"ab", "exact", "exact", "--layout", "duet"}, "--layout only applies to two builds");
   refused({"ab", "exact", "exact", "--worker-timeout", "1s"},
           "--worker-timeout only applies to two builds");
+  refused({"ab", "--a", a, "--b", b, "exact", "--decide-after", "1s"},
+          "--decide-after only applies to two workloads of this binary: with two builds each pair "
+          "of processes runs to --max-time or the target");
+  refused({"ab", "exact", "exact", "--decide-after", "soon"},
+          "--decide-after: invalid duration 'soon': it does not start with a number; expected a "
+          "positive number with a unit ns, us, ms or s (e.g. 1200ms, 1.5s)\n");
+  refused({"ab", "exact", "exact", "--decide-after", "0"},
+          "a duration such as 2s, or off (the rounds stop at the target or --max-time only)");
   // A bad sample length is refused before any worker starts (it was once read after the first
   // pair's hello).
   refused({"ab", "--a", a_path(), "--b", b, "exact", "--min-sample-time", "0"},

@@ -98,6 +98,10 @@ struct ab_progress {
 struct ab_options {
   std::chrono::nanoseconds warmup = std::chrono::milliseconds(500);  // rounds run and discarded
   std::chrono::nanoseconds max_time = std::chrono::seconds(2);       // of the measured rounds
+  // From this long into the measured rounds, they also stop at the first check whose verdict is
+  // settled (verdict_settled): a pair decided at 2 s is not held to a longer max_time, one still
+  // unsure goes on. nullopt: only the target and max_time stop them.
+  std::optional<std::chrono::nanoseconds> decide_after;
   // Sampling stops when the interval's half-width, relative to the ratio, is under this at
   // checks_in_a_row consecutive checks (0.0005: 0.05%).
   double target = 0.0005;
@@ -286,12 +290,19 @@ struct ab_decision {
 ab_decision decide(const ab_interval& interval, double threshold,
                    std::optional<double> fail_if_slower);
 
+// Whether more rounds are unlikely to change what decide() says of `interval`: its verdict is
+// faster, slower or same, and with fail_if_slower the interval lies wholly above 1 +
+// fail_if_slower (the gate fails) or at or below it (the gate passes).
+bool verdict_settled(const ab_interval& interval, double threshold,
+                     std::optional<double> fail_if_slower);
+
 // Why the rounds ended; `failed`: a side reported an error for its workload (gbench --vs: a
 // benchmark's SkipWithError), and the rounds before it are what there is.
-enum class ab_stop { target, max_time, max_rounds, interrupted, failed };
+enum class ab_stop { target, decided, max_time, max_rounds, interrupted, failed };
 // Identifiers (JSON's "stopped_by"), and the wording for people.
 inline constexpr enum_table<ab_stop, ab_stop::failed> kAbStopNames{{
     {ab_stop::target, "target", "the interval met the target"},
+    {ab_stop::decided, "decided", "the verdict was settled after --decide-after"},
     {ab_stop::max_time, "max_time", "--max-time passed"},
     {ab_stop::max_rounds, "max_rounds", "the round limit was reached"},
     {ab_stop::interrupted, "interrupted", "interrupted"},
@@ -344,7 +355,8 @@ class ab_stop_rule {
 // The rounds between two sides already prepared (pinned and raised by the caller, or by the
 // workers themselves): the timer overhead of each, one batch for both (the larger of the two
 // calibrations, so their per-call figures compare), the warmup rounds, then rounds until the
-// target is met checks_in_a_row times, max_time passes, or a stop is requested (stop_signal()).
+// target is met checks_in_a_row times, the verdict is settled at a check after decide_after,
+// max_time passes, or a stop is requested (stop_signal()).
 // A sample lasts min_sample_steps of the sides' larger clock step unless options.min_sample_time
 // says otherwise. Throws ab_side_failure; throws ab_batch_refused when the batch would make one
 // sample of a side (by its call_ticks) last longer than max_time: sides whose costs differ by

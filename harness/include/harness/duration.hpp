@@ -13,8 +13,10 @@ namespace harness {
 
 // Parses a non-negative duration with a unit (ns, us, ms, s). A bare "0" is accepted and means zero
 // (it disables what it sets). Throws usage_error naming the text and what is accepted otherwise.
-// `what` names the option in the message, e.g. "--warmup".
-std::chrono::nanoseconds parse_duration(std::string_view text, std::string_view what);
+// `what` names the option in the message, e.g. "--warmup"; zero_disables false: the message asks
+// for a positive duration (the caller refuses 0 itself).
+std::chrono::nanoseconds parse_duration(std::string_view text, std::string_view what,
+                                        bool zero_disables = true);
 
 // How a microsecond is spelled: "µs", or "us" where µ cannot be shown (a terminal whose locale is
 // not UTF-8) or the text must read as the options accept it ("--min-time 250 us", a history key).

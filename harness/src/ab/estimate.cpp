@@ -193,4 +193,14 @@ ab_decision decide(const ab_interval& interval, double threshold,
   return d;
 }
 
+bool verdict_settled(const ab_interval& interval, double threshold,
+                     std::optional<double> fail_if_slower) {
+  if (decide(interval, threshold, std::nullopt).verdict == ab_verdict::unsure) return false;
+  if (!fail_if_slower) return true;
+  // decide()'s gate fails on a lower bound above the limit; an interval reaching across it may
+  // still go either way.
+  const double limit = 1 + *fail_if_slower;
+  return interval.lower > limit || interval.upper <= limit;
+}
+
 }  // namespace harness

@@ -1,5 +1,6 @@
 // The rounds of `harness ab` between two prepared sides (ab.hpp): overheads, one batch for both,
-// the warmup rounds, then the measured rounds until the target, the time limit or a stop.
+// the warmup rounds, then the measured rounds until the target, a settled verdict, the time limit
+// or a stop.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -193,6 +194,18 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
   const std::uint64_t begin = now();
   const auto max_ns = static_cast<std::uint64_t>(options.max_time.count());
   ab_stop_rule rule(tuning, options.target);
+  // The answer carries the clock's resolution: a step of each side's clock over the calls of a
+  // sample.
+  const auto batch = static_cast<double>(pair.batch);
+  const ab_steps steps{.a = static_cast<double>(pair.a.clock_step) / batch,
+                       .b = static_cast<double>(pair.b.clock_step) / batch};
+  // After decide_after, at each of the rule's checks: whether the verdict the rounds so far give
+  // (the interval the answer will be, with the clock's resolution) is settled.
+  const auto settled = [&] {
+    std::vector<ab_round> so_far = pair.rounds;
+    const ab_estimate e = estimate_rounds(so_far, tuning.slowdown_factor, steps);
+    return e.rounds && verdict_settled(*e.rounds, options.threshold, options.fail_if_slower);
+  };
   for (;;) {
     if (stop_signal() != 0) {
       pair.stopped_by = ab_stop::interrupted;
@@ -213,20 +226,21 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
     // of a signal mid-run).
     if (n == 1)
       logger().debug("ab: {} vs {}: measured round 1 taken", pair.b.workload, pair.a.workload);
+    const std::size_t checks = pair.checks;
     if (rule.target_reached(pair)) {
       pair.stopped_by = ab_stop::target;
+      break;
+    }
+    if (options.decide_after && pair.checks != checks &&
+        now() - begin >= static_cast<std::uint64_t>(options.decide_after->count()) && settled()) {
+      pair.stopped_by = ab_stop::decided;
       break;
     }
     report("rounds", n, static_cast<double>(now() - begin) / 1e9,
            static_cast<double>(max_ns) / 1e9);
   }
   pair.seconds = static_cast<double>(now() - begin) / 1e9;
-  // The answer carries the clock's resolution: a step of each side's clock over the calls of a
-  // sample.
-  const auto batch = static_cast<double>(pair.batch);
-  pair.estimate = estimate_rounds(pair.rounds, tuning.slowdown_factor,
-                                  ab_steps{.a = static_cast<double>(pair.a.clock_step) / batch,
-                                           .b = static_cast<double>(pair.b.clock_step) / batch});
+  pair.estimate = estimate_rounds(pair.rounds, tuning.slowdown_factor, steps);
   return pair;
 }
 

@@ -23,19 +23,22 @@ struct unit {
 
 constexpr std::array<unit, 4> kUnits{{{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}}};
 
-[[noreturn]] void reject(std::string_view text, std::string_view what, std::string_view why) {
+[[noreturn]] void reject(std::string_view text, std::string_view what, bool zero_disables,
+                         std::string_view why) {
   throw usage_error(fmt::format(
-      "{}: invalid duration '{}': {}; expected a non-negative number with a unit ns, us, ms or s "
-      "(e.g. 1200ms, 1.5s), or 0 to disable",
-      what, text, why));
+      "{}: invalid duration '{}': {}; expected a {} number with a unit ns, us, ms or s (e.g. "
+      "1200ms, 1.5s){}",
+      what, text, why, zero_disables ? "non-negative" : "positive",
+      zero_disables ? ", or 0 to disable" : ""));
 }
 
 }  // namespace
 
-std::chrono::nanoseconds parse_duration(std::string_view text, std::string_view what) {
-  if (text.empty()) reject(text, what, "it is empty");
+std::chrono::nanoseconds parse_duration(std::string_view text, std::string_view what,
+                                        bool zero_disables) {
+  if (text.empty()) reject(text, what, zero_disables, "it is empty");
   if (text == "0") return std::chrono::nanoseconds{0};
-  if (text.front() == '-') reject(text, what, "it is negative");
+  if (text.front() == '-') reject(text, what, zero_disables, "it is negative");
 
   std::size_t digits_end = 0;
   while (digits_end < text.size() &&
@@ -44,25 +47,25 @@ std::chrono::nanoseconds parse_duration(std::string_view text, std::string_view 
   }
   const std::string_view number = text.substr(0, digits_end);
   const std::string_view suffix = text.substr(digits_end);
-  if (number.empty()) reject(text, what, "it does not start with a number");
+  if (number.empty()) reject(text, what, zero_disables, "it does not start with a number");
 
   double value = 0;
   const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
   if (ec != std::errc{} || end != number.data() + number.size()) {
-    reject(text, what, "the number is malformed");
+    reject(text, what, zero_disables, "the number is malformed");
   }
-  if (suffix.empty()) reject(text, what, "the unit is missing");
+  if (suffix.empty()) reject(text, what, zero_disables, "the unit is missing");
   for (const unit& u : kUnits) {
     if (suffix == u.suffix) {
       const double ns = value * u.nanoseconds;
       if (!std::isfinite(ns) ||
           ns > static_cast<double>(std::numeric_limits<std::int64_t>::max())) {
-        reject(text, what, "it is too large");
+        reject(text, what, zero_disables, "it is too large");
       }
       return std::chrono::nanoseconds{static_cast<std::int64_t>(std::llround(ns))};
     }
   }
-  reject(text, what, fmt::format("the unit '{}' is unknown", suffix));
+  reject(text, what, zero_disables, fmt::format("the unit '{}' is unknown", suffix));
 }
 
 namespace {

@@ -76,8 +76,31 @@ std::string progress_line(const ab_progress& p) {
 ab_options ab_options_from(const ab_flags& flags) {
   ab_options o;
   o.warmup = parse_duration(flags.warmup, "--warmup");
-  o.max_time =
-      positive_duration(flags.max_time, "--max-time", "the rounds need some time; give e.g. 2s");
+  // gbench --vs checks its own flags here, without the options of `ab`'s command line.
+  const auto given = [](const CLI::Option* option, const std::string& typed) {
+    return option != nullptr ? option->count() > 0 : !typed.empty();
+  };
+  const bool builds = given(flags.a_option, flags.a) || given(flags.b_option, flags.b);
+  const bool max_time_given = given(flags.max_time_option, flags.max_time);
+  o.max_time = positive_duration(max_time_given ? flags.max_time
+                                 : builds       ? kBuildsMaxTime
+                                                : kWorkloadsMaxTime,
+                                 "--max-time", "the rounds need some time; give e.g. 2s");
+  if (given(flags.decide_after_option, flags.decide_after)) {
+    if (builds) {
+      throw usage_error(
+          "--decide-after only applies to two workloads of this binary: with two builds each pair "
+          "of processes runs to --max-time or the target, and the interval is over the pairs");
+    }
+    if (flags.decide_after != "off") {
+      o.decide_after = positive_duration(
+          flags.decide_after, "--decide-after",
+          "a duration such as 2s, or off (the rounds stop at the target or --max-time only)");
+    }
+  } else if (!builds && !max_time_given) {
+    // A --max-time given alone is the budget the user asked for: run to it (or the target).
+    o.decide_after = parse_duration(kDefaultDecideAfter, "--decide-after");
+  }
   o.target = parse_percentage(flags.target, "--target", false,
                               "a percentage above 0 with its percent sign, such as 0.05% (the "
                               "interval's half-width to reach, relative to the ratio)");
@@ -310,9 +333,18 @@ void add_ab_command(CLI::App& root, context& ctx) {
   cmd->add_option("--warmup", flags->warmup,
                   "Rounds run and discarded before the measured ones: a duration (ns, us, ms, s)")
       ->capture_default_str();
-  cmd->add_option("--max-time", flags->max_time,
-                  "The longest the measured rounds may take (of each pair of processes)")
-      ->capture_default_str();
+  flags->max_time_option = cmd->add_option(
+      "--max-time", flags->max_time,
+      fmt::format("The longest the measured rounds may take (default: {} for two workloads, "
+                  "{} a pair of processes for two builds)",
+                  kWorkloadsMaxTime, kBuildsMaxTime));
+  flags->decide_after_option = cmd->add_option(
+      "--decide-after", flags->decide_after,
+      fmt::format("Two workloads: from this long into the rounds, stop at the first check whose "
+                  "verdict is settled (faster, slower or same, and --fail-if-slower's gate "
+                  "either way); off: only --target and --max-time stop them (default: {}; off "
+                  "when --max-time is given alone)",
+                  kDefaultDecideAfter));
   cmd->add_option("--target", flags->target,
                   "Stop when the interval's half-width is under this, relative to the ratio, at "
                   "two checks in a row")

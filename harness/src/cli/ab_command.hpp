@@ -36,6 +36,15 @@ namespace harness::cli {
 inline constexpr std::size_t kDefaultPairs = 5;
 inline constexpr const char* kDefaultLayout = "turns";
 
+// The measured rounds' time. Two workloads: up to 5 s, but from 2 s on they stop at the first check
+// whose verdict is settled, so only a pair still unsure at 2 s pays for more (docs/ab.md: on a
+// busy host memory-bound A/A pairs came within +-0.5% in 16-17 of 20 at 2 s, in 20 of 20 at 5 s,
+// while compute-bound pairs decide well inside 2 s). Two builds: 2 s a pair of processes, which
+// the interval over the pairs is spread by more than by more rounds within one.
+inline constexpr const char* kWorkloadsMaxTime = "5s";
+inline constexpr const char* kDefaultDecideAfter = "2s";
+inline constexpr const char* kBuildsMaxTime = "2s";
+
 struct ab_flags {
   std::vector<std::string> specs;
   // Two builds: the binaries, how many fresh pairs of workers, how they take their turns, and how
@@ -51,7 +60,10 @@ struct ab_flags {
   std::string worker_timeout = "10s";
   CLI::Option* worker_timeout_option = nullptr;
   std::string warmup = "500ms";
-  std::string max_time = "2s";
+  std::string max_time;  // empty: kWorkloadsMaxTime, or kBuildsMaxTime with --a and --b
+  CLI::Option* max_time_option = nullptr;
+  std::string decide_after;  // empty: kDefaultDecideAfter, unless --max-time is given
+  CLI::Option* decide_after_option = nullptr;
   std::string target = "0.05%";
   std::string threshold = "0.5%";
   std::string fail_if_slower;

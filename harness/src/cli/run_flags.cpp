@@ -105,7 +105,7 @@ doctor::doctor_report checkup_of(const CLI::Option* cpu_option, int cpu,
 
 std::chrono::nanoseconds positive_duration(const std::string& text, std::string_view option,
                                            std::string_view why) {
-  const std::chrono::nanoseconds d = parse_duration(text, option);
+  const std::chrono::nanoseconds d = parse_duration(text, option, false);
   if (d.count() == 0)
     throw usage_error(fmt::format("{}: invalid value '{}': {}", option, text, why));
   return d;

@@ -140,6 +140,7 @@ ab_json ab_detail::document(const ab_report& r) {
       {"options",
        {{"warmup_ns", o.warmup.count()},
         {"max_time_ns", o.max_time.count()},
+        {"decide_after_ns", o.decide_after ? ab_json(o.decide_after->count()) : ab_json(nullptr)},
         {"target", o.target},
         {"threshold", o.threshold},
         {"fail_if_slower", number_or_null(o.fail_if_slower)},
