@@ -512,6 +512,45 @@ TEST(AbRounds, AfterDecideAfterTheFirstCheckWithASettledVerdictStopsThem) {
   EXPECT_GE(g.seconds, 0.5);
 }
 
+// B wobbles 1% either side of A until `settle_at` ns of host time, then runs 1% slower.
+struct settling_side final : public ab_side {
+  fake_host& host;
+  std::uint64_t settle_at;
+  wobbling_side unsure;
+  fake_side slower;
+  settling_side(fake_host& h, std::uint64_t at)
+      : host(h), settle_at(at), unsure(h, 1'010'000, 990'000), slower(h, 'B', 1'010'000, 0, 1) {}
+  const ab_side_facts& facts() const override { return slower.facts(); }
+  std::uint64_t measure_overhead(std::size_t s) override { return slower.measure_overhead(s); }
+  std::uint64_t calibrate(std::uint64_t o, std::uint64_t m) override {
+    return slower.calibrate(o, m);
+  }
+  ab_side_samples sample(std::size_t c, std::uint64_t b, std::uint32_t r) override {
+    return host.now_ns < settle_at ? unsure.sample(c, b, r) : slower.sample(c, b, r);
+  }
+};
+
+TEST(AbRounds, TheVerdictIsLookedAtAfterDecideAfterAndEachHalfOfItMoreNotAtEveryCheck) {
+  // Rounds of 2 ms (a sample a side), half at -1% and half at +1% until 180 ms, then all at +1%: at
+  // 200 ms the median's interval still reaches down to -1%; from ~220 ms (rounds enough at +1% to
+  // move the interval's lower order statistic) it lies above +0.5%. Looked at every check, the
+  // rounds would stop there; looked at 200, 300, 400... ms, they stop at the 300 ms look.
+  fake_host host;
+  fake_side a(host, 'A', 1'000'000, 0, 1);
+  settling_side b(host, 180'000'000);
+  ab_options o = fake_options(host);
+  o.warmup = std::chrono::milliseconds(1);
+  o.target = 0;  // never met (the rounds at +1% give an interval of no width)
+  o.max_time = std::chrono::seconds(2);
+  o.decide_after = std::chrono::milliseconds(200);  // looks at 200, 300, 400... ms
+  const ab_pair p = run_rounds(a, b, o);
+  EXPECT_EQ(p.stopped_by, ab_stop::decided) << to_string(p.stopped_by);
+  const double ms = p.seconds * 1e3;
+  EXPECT_GE(ms, 300);  // not settled at the first look
+  // At the first check after a look (a check every 10 rounds of ~4 ms), never between looks.
+  EXPECT_LT(std::fmod(ms, 100.0), 50.0) << ms;
+}
+
 TEST(AbRounds, AnUnsureVerdictRunsOnToMaxTime) {
   // B 1% faster and 1% slower in turn: the interval reaches across +-0.5%.
   fake_host host;

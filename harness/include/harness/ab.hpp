@@ -98,9 +98,10 @@ struct ab_progress {
 struct ab_options {
   std::chrono::nanoseconds warmup = std::chrono::milliseconds(500);  // rounds run and discarded
   std::chrono::nanoseconds max_time = std::chrono::seconds(2);       // of the measured rounds
-  // From this long into the measured rounds, they also stop at the first check whose verdict is
-  // settled (verdict_settled): a pair decided at 2 s is not held to a longer max_time, one still
-  // unsure goes on. nullopt: only the target and max_time stop them.
+  // From this long into the measured rounds, they also stop on a settled verdict
+  // (verdict_settled), looked at the first check after it and after each half of it more: a pair
+  // decided at 2 s is not held to a longer max_time, one still unsure goes on. nullopt: only the
+  // target and max_time stop them.
   std::optional<std::chrono::nanoseconds> decide_after;
   // Sampling stops when the interval's half-width, relative to the ratio, is under this at
   // checks_in_a_row consecutive checks (0.0005: 0.05%).

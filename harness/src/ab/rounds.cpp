@@ -199,8 +199,14 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
   const auto batch = static_cast<double>(pair.batch);
   const ab_steps steps{.a = static_cast<double>(pair.a.clock_step) / batch,
                        .b = static_cast<double>(pair.b.clock_step) / batch};
-  // After decide_after, at each of the rule's checks: whether the verdict the rounds so far give
-  // (the interval the answer will be, with the clock's resolution) is settled.
+  // Whether the verdict the rounds so far give (the interval the answer will be, with the clock's
+  // resolution) is settled. Looked at a few times only, at the first check after decide_after and
+  // after each half of it more (2, 3, 4 s...): the stop depends on where the interval lies, so
+  // every look is a chance for a fluctuation to settle it (optional stopping), and the looks are
+  // kept few rather than made at every check.
+  std::uint64_t next_look =
+      options.decide_after ? static_cast<std::uint64_t>(options.decide_after->count()) : 0;
+  const std::uint64_t look_every = std::max<std::uint64_t>(next_look / 2, 1);
   const auto settled = [&] {
     std::vector<ab_round> so_far = pair.rounds;
     const ab_estimate e = estimate_rounds(so_far, tuning.slowdown_factor, steps);
@@ -231,10 +237,13 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
       pair.stopped_by = ab_stop::target;
       break;
     }
-    if (options.decide_after && pair.checks != checks &&
-        now() - begin >= static_cast<std::uint64_t>(options.decide_after->count()) && settled()) {
-      pair.stopped_by = ab_stop::decided;
-      break;
+    if (options.decide_after && pair.checks != checks && now() - begin >= next_look) {
+      if (settled()) {
+        pair.stopped_by = ab_stop::decided;
+        break;
+      }
+      while (next_look <= now() - begin)
+        next_look += look_every;
     }
     report("rounds", n, static_cast<double>(now() - begin) / 1e9,
            static_cast<double>(max_ns) / 1e9);
