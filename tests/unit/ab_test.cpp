@@ -493,7 +493,7 @@ TEST(AbRounds, AfterDecideAfterTheFirstCheckWithASettledVerdictStopsThem) {
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::decided);
   EXPECT_GE(p.seconds, 0.1);
-  EXPECT_LT(p.seconds, 0.2);  // at the first check after 100 ms (a check every 10 rounds of ~4 ms)
+  EXPECT_LT(p.seconds, 0.2);  // at the first check after 100 ms (a check every 10 rounds of ~2 ms)
   ASSERT_TRUE(p.estimate.rounds.has_value());
   EXPECT_EQ(decide(*p.estimate.rounds, o.threshold, o.fail_if_slower).verdict, ab_verdict::slower);
   ASSERT_TRUE(p.last_half_width.has_value());
@@ -547,7 +547,7 @@ TEST(AbRounds, TheVerdictIsLookedAtAfterDecideAfterAndEachHalfOfItMoreNotAtEvery
   EXPECT_EQ(p.stopped_by, ab_stop::decided) << to_string(p.stopped_by);
   const double ms = p.seconds * 1e3;
   EXPECT_GE(ms, 300);  // not settled at the first look
-  // At the first check after a look (a check every 10 rounds of ~4 ms), never between looks.
+  // At the first check after a look (a check every 10 rounds of ~2 ms), never between looks.
   EXPECT_LT(std::fmod(ms, 100.0), 50.0) << ms;
 }
 

@@ -356,7 +356,7 @@ class ab_stop_rule {
 // The rounds between two sides already prepared (pinned and raised by the caller, or by the
 // workers themselves): the timer overhead of each, one batch for both (the larger of the two
 // calibrations, so their per-call figures compare), the warmup rounds, then rounds until the
-// target is met checks_in_a_row times, the verdict is settled at a check after decide_after,
+// target is met checks_in_a_row times, the verdict is settled at a look from decide_after on,
 // max_time passes, or a stop is requested (stop_signal()).
 // A sample lasts min_sample_steps of the sides' larger clock step unless options.min_sample_time
 // says otherwise. Throws ab_side_failure; throws ab_batch_refused when the batch would make one

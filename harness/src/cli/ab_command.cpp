@@ -340,10 +340,10 @@ void add_ab_command(CLI::App& root, context& ctx) {
                   kWorkloadsMaxTime, kBuildsMaxTime));
   flags->decide_after_option = cmd->add_option(
       "--decide-after", flags->decide_after,
-      fmt::format("Two workloads: from this long into the rounds, stop at the first check whose "
-                  "verdict is settled (faster, slower or same, and --fail-if-slower's gate "
-                  "either way); off: only --target and --max-time stop them (default: {}; off "
-                  "when --max-time is given alone)",
+      fmt::format("Two workloads: stop when the verdict is settled (faster, slower or same, and "
+                  "--fail-if-slower's gate either way), looked at this long into the rounds and "
+                  "after each half of it more; off: only --target and --max-time stop them "
+                  "(default: {}; off when --max-time is given alone)",
                   kDefaultDecideAfter));
   cmd->add_option("--target", flags->target,
                   "Stop when the interval's half-width is under this, relative to the ratio, at "

@@ -36,11 +36,12 @@ namespace harness::cli {
 inline constexpr std::size_t kDefaultPairs = 5;
 inline constexpr const char* kDefaultLayout = "turns";
 
-// The measured rounds' time. Two workloads: up to 5 s, but from 2 s on they stop at the first check
-// whose verdict is settled, so only a pair still unsure at 2 s pays for more (docs/ab.md: on a
-// busy host memory-bound A/A pairs came within +-0.5% in 16-17 of 20 at 2 s, in 20 of 20 at 5 s,
-// while compute-bound pairs decide well inside 2 s). Two builds: 2 s a pair of processes, which
-// the interval over the pairs is spread by more than by more rounds within one.
+// The measured rounds' time. Two workloads: up to 5 s, but they stop on a verdict settled at 2, 3
+// or 4 s, so only a pair still unsure at 2 s pays for more (docs/ab.md: on a busy host,
+// memory-bound A/A pairs came within +-0.5% in 115 of 120 with 2 s, in 119 of 120 so, while
+// compute-bound pairs decide well inside 2 s). Two builds: 2 s a pair of processes, with no stop
+// on a settled verdict: their interval is over the pairs, whose spread more rounds within a pair
+// do not narrow.
 inline constexpr const char* kWorkloadsMaxTime = "5s";
 inline constexpr const char* kDefaultDecideAfter = "2s";
 inline constexpr const char* kBuildsMaxTime = "2s";
