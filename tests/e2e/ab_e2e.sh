@@ -65,8 +65,9 @@ assert math.isclose(ab["change_percent"], (answer["ratio"] - 1) * 100, rel_tol=1
 PY
 fi
 
-# The default budget, 5 s, with a stop at the first check after --decide-after whose verdict is
-# settled: B doing 5x the work is slower at once, and a target no interval meets cannot stop it.
+# The default budget, 5 s, with a stop when the verdict is settled at a look (the first at
+# --decide-after): B doing 5x the work is slower at once, and a target no interval meets cannot
+# stop it.
 if expect 0 decided -- ab xor_loop/1000 xor_loop/5000 --warmup 10ms --decide-after 50ms \
   --target 0.000001% -o "$work/decided.json"; then
   contains out "stopped: the verdict was settled after --decide-after" decided
