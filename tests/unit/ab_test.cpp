@@ -298,6 +298,15 @@ ab_options fake_options(fake_host& host) {
   return o;
 }
 
+// fake_options with the measured rounds' budget and the time of the first look at the verdict.
+ab_options deciding_options(fake_host& host, std::chrono::milliseconds max_time,
+                            std::chrono::milliseconds decide_after) {
+  ab_options o = fake_options(host);
+  o.max_time = max_time;
+  o.decide_after = decide_after;
+  return o;
+}
+
 // bench/soak.sh: `ab fresh_pages/4096 empty` gave fresh_pages empty's batch of thousands of calls,
 // and its first sample ran for minutes, deaf to SIGINT. Refused before any sample now.
 TEST(AbRounds, ABatchThatWouldMakeASampleOutlastMaxTimeIsRefusedBeforeAnySample) {
@@ -487,9 +496,8 @@ TEST(AbRounds, AfterDecideAfterTheFirstCheckWithASettledVerdictStopsThem) {
   fake_host host;
   fake_side a(host, 'A', 1'000'000, 0, 1);
   wobbling_side b(host, 1'030'000, 1'010'000);
-  ab_options o = fake_options(host);
-  o.max_time = std::chrono::milliseconds(500);
-  o.decide_after = std::chrono::milliseconds(100);
+  const ab_options o =
+      deciding_options(host, std::chrono::milliseconds(500), std::chrono::milliseconds(100));
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::decided);
   EXPECT_GE(p.seconds, 0.1);
@@ -503,9 +511,8 @@ TEST(AbRounds, AfterDecideAfterTheFirstCheckWithASettledVerdictStopsThem) {
   fake_host gated_host;
   fake_side gated_a(gated_host, 'A', 1'000'000, 0, 1);
   wobbling_side gated_b(gated_host, 1'030'000, 1'010'000);
-  ab_options gated = fake_options(gated_host);
-  gated.max_time = std::chrono::milliseconds(500);
-  gated.decide_after = std::chrono::milliseconds(100);
+  ab_options gated =
+      deciding_options(gated_host, std::chrono::milliseconds(500), std::chrono::milliseconds(100));
   gated.fail_if_slower = 0.02;
   const ab_pair g = run_rounds(gated_a, gated_b, gated);
   EXPECT_EQ(g.stopped_by, ab_stop::max_time);
@@ -538,11 +545,10 @@ TEST(AbRounds, TheVerdictIsLookedAtAfterDecideAfterAndEachHalfOfItMoreNotAtEvery
   fake_host host;
   fake_side a(host, 'A', 1'000'000, 0, 1);
   settling_side b(host, 180'000'000);
-  ab_options o = fake_options(host);
+  // Looks at 200, 300, 400... ms.
+  ab_options o = deciding_options(host, std::chrono::seconds(2), std::chrono::milliseconds(200));
   o.warmup = std::chrono::milliseconds(1);
   o.target = 0;  // never met (the rounds at +1% give an interval of no width)
-  o.max_time = std::chrono::seconds(2);
-  o.decide_after = std::chrono::milliseconds(200);  // looks at 200, 300, 400... ms
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::decided) << to_string(p.stopped_by);
   const double ms = p.seconds * 1e3;
@@ -556,9 +562,8 @@ TEST(AbRounds, AnUnsureVerdictRunsOnToMaxTime) {
   fake_host host;
   fake_side a(host, 'A', 1'000'000, 0, 1);
   wobbling_side b(host, 1'010'000, 990'000);
-  ab_options o = fake_options(host);
-  o.max_time = std::chrono::milliseconds(300);
-  o.decide_after = std::chrono::milliseconds(100);
+  const ab_options o =
+      deciding_options(host, std::chrono::milliseconds(300), std::chrono::milliseconds(100));
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::max_time);
   EXPECT_GE(p.seconds, 0.3);
