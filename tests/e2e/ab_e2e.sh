@@ -66,18 +66,19 @@ PY
 fi
 
 # The default budget, 5 s, with a stop when the verdict is settled at a look (the first at
-# --decide-after): B doing 5x the work is slower at once, and a target no interval meets cannot
-# stop it.
-if expect 0 decided -- ab xor_loop/1000 xor_loop/5000 --warmup 10ms --decide-after 50ms \
-  --target 0.000001% -o "$work/decided.json"; then
+# --decide-after): B doing 5x the work is slower at once. With 1us the first look is the first
+# check (round 20), where the target cannot stop the rounds yet (it takes two checks in a row).
+if expect 0 decided -- ab xor_loop/1000 xor_loop/5000 --warmup 10ms --decide-after 1us \
+  -o "$work/decided.json"; then
   contains out "stopped: the verdict was settled after --decide-after" decided
   fits_schema "decided.json" "$work/decided.json"
   if python3 - "$work/decided.json" <<'PY'; then pass; else fail "decided: the options and the stop"; fi
 import json, sys
 ab = json.load(open(sys.argv[1]))["ab"]
 assert ab["options"]["max_time_ns"] == 5_000_000_000, ab["options"]
-assert ab["options"]["decide_after_ns"] == 50_000_000, ab["options"]
+assert ab["options"]["decide_after_ns"] == 1_000, ab["options"]
 assert ab["pairs"][0]["stopped_by"] == "decided", ab["pairs"][0]["stopped_by"]
+assert len(ab["pairs"][0]["rounds"]) == 20, len(ab["pairs"][0]["rounds"])
 assert ab["verdict"] == "slower", ab["verdict"]
 PY
 fi
