@@ -153,8 +153,10 @@ fi
 # The history, as for `harness run`: keyed by the binary's bytes and how it is run; its first run
 # here is not confirmed, the file keeps each benchmark's agreed floor (the lowest block minimum
 # another block came within the tolerance of; nothing when none did), and the next run checks
-# against it.
-ghist=(gbench --detail "${tiny[@]}" --history "$work/gh.json")
+# against it. Floors are kept per CPU the prepared phase is pinned to, and the default CPU follows
+# the load: these runs pin one CPU, so each next run reads the records of the one before.
+pin=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+ghist=(gbench --detail "${tiny[@]}" --cpu "$pin" --history "$work/gh.json")
 gcheck='
 import json, sys
 h = json.load(open(sys.argv[1]))
@@ -164,6 +166,8 @@ earlier = json.loads(sys.argv[4]) if len(sys.argv) > 4 else []
 assert h["harness_history"] == 1 and h["speeds"] == [], h  # no reference loop runs
 assert r["harness"]["history"]["path"] == sys.argv[1], r["harness"]["history"]
 assert r["harness"]["history"]["build"].startswith("xxh3:"), r["harness"]["history"]
+key = "%s | prepared on CPU %d" % (r["harness"]["history"]["machine"], r["harness"]["options"]["cpu"])
+assert all(x["machine"] == key for x in h["floors"]), (key, h["floors"])
 for w in r["harness"]["workloads"]:
     p = [p for p in w["phases"] if p["phase"] == "prepared"][0]
     f = p["floor"]
@@ -198,7 +202,7 @@ if expect 0 gbench-history-first -- "${ghist[@]}" -o "$work/g1.json" -- "$fixtur
   fi
   # Another repetition length is another build: its first run here.
   if expect 0 gbench-history-other -- gbench --detail -n 4 --blocks 2 --warmup 10ms --min-time 6ms \
-    --history "$work/gh.json" -o "$work/g3.json" -- "$fixture" --benchmark_filter='BM_sum'; then
+    --cpu "$pin" --history "$work/gh.json" -o "$work/g3.json" -- "$fixture" --benchmark_filter='BM_sum'; then
     if python3 -c "$gcheck" "$work/gh.json" "$work/g3.json" first >/dev/null; then pass; else
       fail "gbench-history-other: not the first run of a new build"
     fi

@@ -261,6 +261,48 @@ TEST(CliHistory, TheBuildIsTheFingerprintOfTheMachinesExecutable) {
   EXPECT_THAT(r.out, HasSubstr("; build unidentified: no floors remembered)"));
 }
 
+// Floors are remembered per CPU the prepared phase is pinned to (history.hpp's floor_key): the
+// vCPUs of one machine need not run at one speed, and the default CPU moves with the load, so a
+// floor kept on one CPU is no memory for a run on another. In a history file and in a store.
+TEST(CliHistory, FloorsAreRememberedPerCpu) {
+  const scratch_folder dir("history-cpu");
+  fake_machine m;
+  m.executable = dir.path() / "harness-of-the-test";
+  { std::ofstream(m.executable) << "one build"; }
+  const fs::path file = dir.path() / "history.json";
+  const fs::path db = dir.path() / "results.db";
+  for (const std::vector<const char*>& kept : {std::vector<const char*>{"--history", file.c_str()},
+                                               std::vector<const char*>{"--db", db.c_str()}}) {
+    SCOPED_TRACE(kept[0]);
+    const auto run_with = [&](std::vector<const char*> pin) {
+      std::vector<const char*> args{"-w", "exact",    "-n", "4",       "--warmup",
+                                    "0",  "--blocks", "2",  "--detail"};
+      args.insert(args.end(), kept.begin(), kept.end());
+      args.insert(args.end(), pin.begin(), pin.end());
+      const auto r = testing::run(m, args);
+      EXPECT_EQ(r.code, exit_ok) << r.err;
+      return r.out;
+    };
+    EXPECT_THAT(run_with({"--cpu", "1"}),
+                HasSubstr("no earlier run of this build showed a floor on CPU 1 of this machine"));
+    EXPECT_THAT(run_with({"--cpu", "0"}),
+                HasSubstr("no earlier run of this build showed a floor on CPU 0 of this machine"));
+    const std::string again = run_with({"--cpu", "1"});
+    EXPECT_THAT(again, HasSubstr("agreeing with the floor this build showed before"));
+    EXPECT_THAT(again, Not(HasSubstr("no earlier run of this build")));
+    // Unpinned, the floor may come from any CPU: kept for the machine alone.
+    EXPECT_THAT(run_with({"--no-pin"}),
+                HasSubstr("no earlier run of this build showed a floor on this machine ("));
+  }
+  std::vector<std::string> keys;
+  const run_history kept = read_history(file);
+  for (const auto& f : kept.floors())
+    keys.push_back(f.machine.substr(f.machine.rfind(" | ") + 3));
+  std::sort(keys.begin(), keys.end());
+  EXPECT_THAT(keys, ::testing::ElementsAre("prepared on CPU 0", "prepared on CPU 1",
+                                           "reference loop of 1000 iterations"));
+}
+
 // The default history is kept in the default results store (docs/store.md), made when first
 // saved; the history.json of earlier harnesses is imported once and left where it is.
 TEST(CliHistory, ADefaultThatCanBeUsedIsMadeAndKept) {

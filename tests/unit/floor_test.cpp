@@ -161,6 +161,10 @@ TEST(Floor, AFloorAboveTheRememberedOneIsSlowedAsAWhole) {
   EXPECT_FALSE(only_another_run_can_confirm(f));  // a later block may still come lower
   EXPECT_THAT(f.reason, HasSubstr("50.00% above the 1000000 this build showed on this machine"));
   EXPECT_THAT(f.recommendation, HasSubstr("--max-time"));
+  // Floors are remembered per CPU the prepared phase is pinned to: the reason names it.
+  c.remembered_cpu = 1;
+  EXPECT_THAT(check_floor(b, c).reason,
+              HasSubstr("50.00% above the 1000000 this build showed on CPU 1 of this machine"));
 }
 
 TEST(Floor, FullSpeedAllowsOneClockStepOfTheReferenceRun) {

@@ -177,6 +177,9 @@ TEST(History, MachineKeyAndFingerprint) {
             "AMD EPYC | rdtscp at 2100 MHz | reference loop of 1000 iterations");
   EXPECT_EQ(machine_key("", "rdtsc", 2.0964e9, 1000),
             "unknown CPU | rdtsc at 2096 MHz | reference loop of 1000 iterations");
+  // Floors are kept per CPU the prepared phase is pinned to; unpinned, for the machine alone.
+  EXPECT_EQ(floor_key("AMD EPYC | rdtsc", 1), "AMD EPYC | rdtsc | prepared on CPU 1");
+  EXPECT_EQ(floor_key("AMD EPYC | rdtsc", std::nullopt), "AMD EPYC | rdtsc");
   temp_dir dir;
   write(dir.path() / "a", "a");
   // XXH3-64 with seed 0, as xxHash's own tests give it: the same on every platform and library.

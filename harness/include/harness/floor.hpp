@@ -71,6 +71,7 @@ struct floor_context {
   std::optional<double> baseline_floor;    // the baseline's floor; only for a prepared phase
   std::optional<int> baseline_floor_cpu;   // the CPU the baseline's lowest sample ran on
   std::optional<double> remembered_floor;  // earlier runs of this build on this machine
+  std::optional<int> remembered_cpu;       // ... on this CPU of it; nullopt: not pinned
   // Earlier runs' floors of this build are kept (a history is in use and the build is known): a
   // prepared phase with no remembered floor is the build's first here, and is not confirmed.
   bool remembers_floors = false;

@@ -86,6 +86,9 @@ struct floor_memory {
   // The prepared floor earlier runs of this build showed here for a workload (display name) and
   // batch, per call; empty function or nullopt: none remembered.
   std::function<std::optional<double>(std::string_view name, std::uint64_t batch)> floor_of;
+  // The CPU those floors were shown on: the one this run pins its prepared phase to, since
+  // floors are remembered per CPU (history.hpp's floor_key); nullopt: not pinned.
+  std::optional<int> floors_cpu;
 };
 
 struct run_options {

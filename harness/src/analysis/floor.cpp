@@ -36,6 +36,13 @@ std::string block_list(const std::vector<std::size_t>& blocks) {
   return fmt::format("blocks {} and {}", fmt::join(numbers, ", "), last);
 }
 
+// Where the remembered floors were shown: floors are kept per CPU the prepared phase is pinned to
+// (history.hpp's floor_key).
+std::string remembered_where(const floor_context& c) {
+  return c.remembered_cpu ? fmt::format("CPU {} of this machine", *c.remembered_cpu)
+                          : std::string("this machine");
+}
+
 bool block_at_full_speed(const block_view& b, const floor_context& c, const floor_settings& s) {
   if (!c.fastest_reference) return true;
   return at_full_speed(b.reference_best, *c.fastest_reference, c.reference_step, s);
@@ -168,24 +175,26 @@ floor_check check_floor(std::span<const block_view> blocks, const floor_context&
   if (context.remembered_floor && c.floor > *context.remembered_floor + c.tolerance) {
     c.findings.push_back(floor_finding::above_remembered);
     why.push_back(fmt::format(
-        "the floor lies {} above the {} this build showed on this machine before: the host was "
-        "slower for this run, or its samples missed the rare fastest ones an earlier run caught",
-        percent_above(c.floor, *context.remembered_floor), figure(*context.remembered_floor)));
+        "the floor lies {} above the {} this build showed on {} before: the host was slower for "
+        "this run, or its samples missed the rare fastest ones an earlier run caught",
+        percent_above(c.floor, *context.remembered_floor), figure(*context.remembered_floor),
+        remembered_where(context)));
   }
   if (context.remembers_floors && context.remembered_floor &&
       c.floor < *context.remembered_floor - c.tolerance) {
     c.findings.push_back(floor_finding::below_remembered);
     why.push_back(fmt::format(
-        "the floor lies {} below the {} earlier runs of this build showed on this machine: no "
-        "other process reached it yet (they were slower, or the host is faster now)",
-        percent_text(1 - c.floor / *context.remembered_floor, 2),
-        figure(*context.remembered_floor)));
+        "the floor lies {} below the {} earlier runs of this build showed on {}: no other "
+        "process reached it yet (they were slower, or the host is faster now)",
+        percent_text(1 - c.floor / *context.remembered_floor, 2), figure(*context.remembered_floor),
+        remembered_where(context)));
   }
   if (context.remembers_floors && !context.remembered_floor) {
     c.findings.push_back(floor_finding::first_of_build);
-    why.push_back(
-        "no earlier run of this build showed a floor on this machine (within the history's "
-        "hour), so nothing shows the host was not slower for all of this one");
+    why.push_back(fmt::format(
+        "no earlier run of this build showed a floor on {} (within the history's hour), so "
+        "nothing shows the host was not slower for all of this one",
+        remembered_where(context)));
   }
 
   c.confirmed = c.findings.empty();

@@ -191,4 +191,8 @@ std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
                                  ticks_per_second / 1e6, reference_iterations));
 }
 
+std::string floor_key(std::string_view machine, std::optional<int> cpu) {
+  return cpu ? fmt::format("{} | prepared on CPU {}", machine, *cpu) : std::string(machine);
+}
+
 }  // namespace harness

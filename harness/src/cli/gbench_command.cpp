@@ -108,10 +108,9 @@ int gbench_action(const gbench_flags& f, context& ctx) {
       history_request_of(f.run, plan), ctx.host.environment, s.binary,
       fmt::format("--min-time {}{}{}", format_duration(s.min_time, micro_spelling::ascii),
                   s.args.empty() ? "" : " -- ", quoted_command(s.args)),
-      ctx.err);
+      allowed, ctx.err);
   check_report_file(plan);
   plan.save = plan_save(f.run.store, ctx.host.environment, history && history->in_store);
-  s.memory = memory_of(history);
   const auto progress = configure_logging(f.run.log_level, ctx);
   // Windows: refuses here, before anything runs (not supported there yet).
   const std::unique_ptr<platform::process_launcher> launcher = ctx.host.launcher();
@@ -119,6 +118,9 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   const doctor::doctor_report health = checkup_of(f.run.cpu_option, f.run.cpu, allowed, ctx);
   if (!f.run.no_pin) options.cpu = health.cpu;
   s.cpu = options.cpu;
+  // Floors are remembered per CPU (history.hpp's floor_key): this run's are those of its CPU.
+  if (history) history->cpu = options.cpu;
+  s.memory = memory_of(history);
   if (progress->enabled()) s.progress = [progress](std::string_view text) { progress->show(text); };
 
   // SIGINT and SIGTERM are passed on to the binary and stop the invocations; the handlers stay

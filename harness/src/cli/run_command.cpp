@@ -147,11 +147,10 @@ int run(const run_flags& flags, context& ctx) {
   report_plan plan = plan_report(flags);
   const std::shared_ptr<history_plan> history =
       plan_history(history_request_of(flags, plan), ctx.host.environment,
-                   ctx.host.executable_path(), clock, options.tuning, ctx.err);
+                   ctx.host.executable_path(), clock, options.tuning, allowed, ctx.err);
   check_report_file(plan);
   plan.save = plan_save(flags.store, ctx.host.environment, history && history->in_store);
   if (flags.instructions) check_valgrind(ctx.host);
-  options.memory = memory_of(history);
   const auto progress = configure_logging(flags.log_level, ctx);
   if (progress->enabled()) {
     options.progress = [progress](const sampling_progress& p) { progress->show(progress_text(p)); };
@@ -160,6 +159,9 @@ int run(const run_flags& flags, context& ctx) {
   // The doctor reads the machine (about 0.2 s, mostly a load sample) and chooses the CPU.
   const doctor::doctor_report health = checkup_of(flags.cpu_option, flags.cpu, allowed, ctx);
   if (!flags.no_pin) options.cpu = health.cpu;
+  // Floors are remembered per CPU (history.hpp's floor_key): this run's are those of its CPU.
+  if (history) history->cpu = options.cpu;
+  options.memory = memory_of(history);
 
   run_report report;
   // The clock's step and granularity are read on one CPU, the one the prepared phase will use:

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <ctime>
 #include <ostream>
+#include <string>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "cli/history_file.hpp"
 #include "cli/output_file.hpp"
@@ -98,7 +100,7 @@ void merge_records(run_history& records, const run_history& more) {
 std::shared_ptr<history_plan> plan_in_store(const history_request& request,
                                             const platform::environment& env, std::string machine,
                                             const std::filesystem::path& build_file,
-                                            std::ostream& err) {
+                                            const platform::cpu_list& cpus, std::ostream& err) {
   auto plan = std::make_shared<history_plan>();
   plan->in_store = true;
   plan->store_place = choose_store(*request.store, env);
@@ -129,7 +131,10 @@ std::shared_ptr<history_plan> plan_in_store(const history_request& request,
         !file || platform::inspect_path(place.where).kind != platform::path_kind::missing;
     if (place.named || exists) {
       plan->store = open_chosen_store(place);
-      plan->records = plan->store->load_history({machine});
+      std::vector<std::string> keys{machine};
+      for (const int cpu : cpus)
+        keys.push_back(floor_key(machine, cpu));
+      plan->records = plan->store->load_history(keys);
     } else {
       // Made when the history is saved: its nearest folder must take new entries.
       const std::filesystem::path base = nearest_existing_folder(place.where);
@@ -175,7 +180,8 @@ std::shared_ptr<history_plan> plan_in_store(const history_request& request,
 // The file read, with the machine's key and the build's fingerprint; nullptr when none is kept.
 std::shared_ptr<history_plan> plan_at(const history_request& request,
                                       const platform::environment& env, std::string machine,
-                                      const std::filesystem::path& build_file, std::ostream& err) {
+                                      const std::filesystem::path& build_file,
+                                      const platform::cpu_list& cpus, std::ostream& err) {
   if (request.off && request.named) {
     throw usage_error("--history and --no-history contradict each other: give one of them");
   }
@@ -195,7 +201,7 @@ std::shared_ptr<history_plan> plan_at(const history_request& request,
     plan->path = *named_by_env;
   } else if (request.store && store::store_available()) {
     // A build without a store (Windows) keeps the default history in its JSON file, as before.
-    return plan_in_store(request, env, std::move(machine), build_file, err);
+    return plan_in_store(request, env, std::move(machine), build_file, cpus, err);
   } else {
     plan->path = history_path_from(std::nullopt, platform::state_directory(env));
     if (plan->path.empty()) {
@@ -262,21 +268,24 @@ std::shared_ptr<history_plan> plan_history(const history_request& request,
                                            const platform::environment& env,
                                            const std::filesystem::path& executable,
                                            const clock_source& clock,
-                                           const sampler_settings& tuning, std::ostream& err) {
+                                           const sampler_settings& tuning,
+                                           const platform::cpu_list& cpus, std::ostream& err) {
   return plan_at(request, env,
                  machine_key(clocks::detect_tsc_features().brand, clock.name(),
                              clock.ticks_per_second(), tuning.reference_iterations),
-                 executable, err);
+                 executable, cpus, err);
 }
 
 std::shared_ptr<history_plan> plan_gbench_history(const history_request& request,
                                                   const platform::environment& env,
                                                   const std::filesystem::path& binary,
-                                                  std::string_view setup, std::ostream& err) {
+                                                  std::string_view setup,
+                                                  const platform::cpu_list& cpus,
+                                                  std::ostream& err) {
   auto plan =
       plan_at(request, env,
               machine_key(clocks::detect_tsc_features().brand, "Google Benchmark real_time in ns"),
-              binary, err);
+              binary, cpus, err);
   if (plan && !plan->build.empty()) plan->build = fmt::format("{} ({})", plan->build, setup);
   return plan;
 }
@@ -290,10 +299,12 @@ floor_memory memory_of(const std::shared_ptr<history_plan>& plan) {
     memory.fastest_reference_remembered = true;
   }
   if (!plan->build.empty()) {
-    memory.floor_of = [plan](std::string_view name, std::uint64_t batch) -> std::optional<double> {
-      const auto record = plan->records.floor(plan->machine, plan->build, name, batch, plan->at);
+    memory.floor_of = [plan, key = floor_key(plan->machine, plan->cpu)](
+                          std::string_view name, std::uint64_t batch) -> std::optional<double> {
+      const auto record = plan->records.floor(key, plan->build, name, batch, plan->at);
       return record ? std::optional<double>(record->floor) : std::nullopt;
     };
+    memory.floors_cpu = plan->cpu;
   }
   return memory;
 }
@@ -322,7 +333,8 @@ void save_history(history_plan& plan, const run_report& report, std::ostream& er
     // level a phase reached twice is the best evidence of what this build can do here again.
     if (!plan.build.empty() && r.prepared && r.prepared->floor) {
       if (const auto agreed = agreed_floor(*r.prepared->floor))
-        notes.floors.push_back({plan.machine, plan.build, r.name, r.prepared->batch, *agreed, at});
+        notes.floors.push_back({floor_key(plan.machine, plan.cpu), plan.build, r.name,
+                                r.prepared->batch, *agreed, at});
     }
   }
   if (plan.in_store) {

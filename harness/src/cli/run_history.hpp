@@ -28,6 +28,9 @@ struct history_plan {
   run_history records;
   std::string machine;
   std::string build;  // the executable's fingerprint; empty when it could not be read
+  // The CPU the run pins its prepared phases to, once chosen (nullopt: not pinned): floors are
+  // read and kept under floor_key(machine, cpu) (history.hpp).
+  std::optional<int> cpu;
   run_history::moment at;
   // Kept in the results store (the default, docs/store.md) rather than in the file `path`: the
   // store's place (--db, $HARNESS_DB, the default store), the store when it existed before the
@@ -50,8 +53,10 @@ struct history_request {
 history_request history_request_of(const run_flags& flags, const report_plan& plan);
 
 // The history the request asks for, read, with this machine's key and this build's fingerprint;
-// nullptr when none is kept. $HARNESS_HISTORY and the state folder's variables are looked up in
-// `env` (the machine's environment). Defaults degrade, explicit choices refuse: a history named by
+// nullptr when none is kept. From a store, the floors of the CPUs in `cpus` are read (the run's
+// CPU is chosen later; the caller sets `cpu`); a history file is read whole. $HARNESS_HISTORY and
+// the state folder's variables are looked up in `env` (the machine's environment). Defaults
+// degrade, explicit choices refuse: a history named by
 // --history or $HARNESS_HISTORY that cannot be used (it cannot be looked at, read or written, is
 // not a harness history, is the report file) is a usage_error with the system's reason; the
 // default place (history.hpp) that cannot be used, or that does not exist (no HOME), is one
@@ -61,21 +66,25 @@ std::shared_ptr<history_plan> plan_history(const history_request& request,
                                            const platform::environment& env,
                                            const std::filesystem::path& executable,
                                            const clock_source& clock,
-                                           const sampler_settings& tuning, std::ostream& err);
+                                           const sampler_settings& tuning,
+                                           const platform::cpu_list& cpus, std::ostream& err);
 // The same for `harness gbench`: the machine is keyed by its CPU and Google Benchmark's real_time,
 // the build by the fingerprint of `binary` (the Google Benchmark binary, not the harness) and
 // `setup`, what else shapes its figures (the repetition length, the binary's own arguments).
 std::shared_ptr<history_plan> plan_gbench_history(const history_request& request,
                                                   const platform::environment& env,
                                                   const std::filesystem::path& binary,
-                                                  std::string_view setup, std::ostream& err);
+                                                  std::string_view setup,
+                                                  const platform::cpu_list& cpus,
+                                                  std::ostream& err);
 
 // Whether `a` and `b` name one file: the same file_written_at (output_file.hpp: symbolic links, a
 // dangling one's chain too, `.` and `..` resolved), or two names (hard links) of one existing
 // file.
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
-// What the history knows, for the runner; the floors only when the build could be identified.
+// What the history knows, for the runner: the machine's fastest reference loop, and this build's
+// floors on the plan's CPU, only when the build could be identified.
 floor_memory memory_of(const std::shared_ptr<history_plan>& plan);
 
 // The fastest reference-loop run of a workload's phases and warmup, ticks; 0 when none ran.

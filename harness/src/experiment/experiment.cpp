@@ -164,6 +164,7 @@ void run_phases(detail::live_workload workload, const run_options& options,
     if (options.memory.floor_of) {
       floor.remembers_floors = true;
       floor.remembered_floor = options.memory.floor_of(result.name, result.batch);
+      floor.remembered_cpu = options.memory.floors_cpu;
     }
     result.prepared = detail::sample_phase(
         {phase_kind::prepared, result.batch, overhead, expected_seconds, true, floor}, workload,

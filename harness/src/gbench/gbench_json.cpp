@@ -252,6 +252,7 @@ void finish_phase(std::vector<workload_result>& results, phase_kind phase, std::
     if (phase == phase_kind::prepared && memory.floor_of) {
       context.remembers_floors = true;
       context.remembered_floor = memory.floor_of(r.name, p.batch);
+      context.remembered_cpu = memory.floors_cpu;
     }
     p.floor = check_floor(views, context, settings);
     // gbench has no --max-time: more blocks come from more invocations.
