@@ -188,7 +188,7 @@ if expect 0 gbench-history-first -- "${ghist[@]}" -o "$work/g1.json" -- "$fixtur
   contains out "| Google Benchmark real_time in ns; build xxh3:" gbench-history-first
   # The build is the binary with how it is run: the repetition length and its own arguments.
   contains out " (--min-time 5 ms -- --benchmark_filter=BM_sum))" gbench-history-first
-  contains out "a build's first run here is not confirmed" gbench-history-first
+  contains out "a build's first run on a CPU is not confirmed" gbench-history-first
   lacks out "reference loop remembered" gbench-history-first
   fits_schema "g1.json" "$work/g1.json"
   if kept=$(python3 -c "$gcheck" "$work/gh.json" "$work/g1.json" first); then pass; else

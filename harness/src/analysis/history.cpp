@@ -21,7 +21,7 @@ using json = nlohmann::ordered_json;
 constexpr const char* kMarker = "harness_history";
 constexpr const char* kNote =
     "What earlier harness runs showed on this machine: the fastest reference-loop run per "
-    "machine and clock, and the lowest prepared floor per build and workload. The harness "
+    "machine and clock, and the lowest prepared floor per build, CPU and workload. The harness "
     "reads them to tell a run slowed as a whole from a fast one (docs/floor.md). Safe to delete.";
 
 bool alive(const run_history::moment& seen, const run_history::moment& at,

@@ -354,8 +354,8 @@ void print_console_report(std::ostream& out, const report_model& model,
              source == nullptr ? ", at the fastest reference-loop speed known" : "",
              o.baseline ? ", the prepared floor not above the baseline's" : "",
              !report.history.path.empty() && !report.history.build.empty()
-                 ? ", and agreeing with the floor earlier runs of this build showed here (a "
-                   "build's first run here is not confirmed)"
+                 ? ", and agreeing with the floor earlier runs of this build showed here on its "
+                   "CPU (a build's first run on a CPU is not confirmed)"
                  : "");
   if (report.history.path.empty()) {
     fmt::print(out,
