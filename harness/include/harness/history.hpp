@@ -107,7 +107,7 @@ std::string machine_key(std::string_view cpu_model, std::string_view clock_name,
                         double ticks_per_second, std::uint32_t reference_iterations);
 // The key a prepared floor is remembered under: the machine's (above), and the CPU the prepared
 // phase is pinned to (nullopt: not pinned, any CPU). The CPUs of one virtual machine need not run
-// at one speed: two vCPUs here ran branchy code 2-8% apart, and which was faster changed within
+// at one speed: two vCPUs here ran branchy code 4-8% apart, and which was faster changed within
 // the hour, while the default CPU is chosen by load and moves from run to run. A floor shown on
 // one CPU is no evidence for another ("MACHINE | prepared on CPU 1").
 std::string floor_key(std::string_view machine, std::optional<int> cpu);
