@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `harness gbench --vs OLD -- NEW` end to end (issue 26), with the two binaries of
-# tests/gbench/gbench_pair.cpp (NEW's BM_plus25 does 25% more work than OLD's) and tiny budgets:
-# the ABBA order of the invocations, the JSON answer's fields and the verdict's direction (never an
-# absolute time), a benchmark only one binary lists, a benchmark's SkipWithError (exit 3), the gate
+# tests/gbench/gbench_pair.cpp (NEW's BM_plus25 does 25% more work than OLD's, and declares its
+# time, so B/A is 1.25 exactly on any host) and tiny budgets: the ABBA order of the invocations, the
+# JSON answer's fields and the verdict's direction (never an absolute time), a benchmark only one binary lists, a benchmark's SkipWithError (exit 3), the gate
 # (exit 4), a binary that crashes (exit 5), bad input (exit 2), SIGTERM passed on (exit 143), and
 # nothing left running.
 # Usage: gbench_vs_e2e.sh PATH/TO/harness PATH/TO/gbench_pair_old PATH/TO/gbench_pair_new
@@ -30,7 +30,7 @@ no_child_left() {
 
 # Each invocation ~10 ms: a benchmark's rounds end after 0.7 s, some 30 rounds. Short repetitions,
 # as the defaults': a few long ones let a loaded host's slow stretches into every invocation, and
-# the gate below once missed a +25% difference by them.
+# the gate below once missed a measured +25% difference by them (BM_plus25 now declares its time).
 # Under ASan+UBSan (tests/CMakeLists.txt) an invocation starts slower, and 0.7 s holds fewer than
 # the 6 rounds an interval needs: that build gives a longer GBENCH_VS_MAX_TIME.
 tiny=(-n 10 --min-time 0.5ms --max-time "${GBENCH_VS_MAX_TIME:-0.7s}")
@@ -42,7 +42,7 @@ if expect 3 suite -- gbench --vs "$old" "${tiny[@]}" --log-level info -o "$work/
   fits_schema "gbench --vs: vs.json" "$work/vs.json"
   contains out "A: $old (--vs)" suite
   contains out "B: $new" suite
-  contains out "BM_plus25/2000" suite
+  contains out "BM_plus25/2000/manual_time" suite
   contains out "  verdict: slower: " suite
   contains out "  FAILED: B ('$new') reported an error in invocation 1 (SkipWithError): the new binary fails this one" suite
   contains out "BM_old_only/100"$'\n'"  only in A: not compared" suite
@@ -61,8 +61,8 @@ assert ab["answer"] is None and ab["verdict"] is None  # a suite has no one answ
 assert ab["only_in_a"] == ["BM_old_only/100"], ab["only_in_a"]
 assert ab["only_in_b"] == ["BM_new_only/100"], ab["only_in_b"]
 c = {x["benchmark"]: x for x in ab["comparisons"]}
-assert list(c) == ["BM_plus1/10000", "BM_plus25/2000", "BM_fails"], list(c)
-p25 = c["BM_plus25/2000"]
+assert list(c) == ["BM_plus1/10000", "BM_plus25/2000/manual_time", "BM_fails"], list(c)
+p25 = c["BM_plus25/2000/manual_time"]
 assert p25["verdict"] == "slower", p25
 assert p25["answer"]["lower"] > 1.005 and p25["answer"]["ratio"] > 1.1, p25["answer"]
 assert p25["answer"]["count"] == len(p25["pair"]["rounds"]) >= 6, p25["answer"]
@@ -81,7 +81,7 @@ for x in c.values():
 EOF
   # The ABBA order, from the log: each round's two invocations, one of each binary, the first
   # alternating; two listings first.
-  if grep -oE "BM_plus25/2000: [AB] invocation [0-9]+" "$work/err" | python3 -c '
+  if grep -oE "BM_plus25/2000/manual_time: [AB] invocation [0-9]+" "$work/err" | python3 -c '
 import sys
 seen = [line.split(": ")[1].split(" invocation ") for line in sys.stdin.read().split("\n") if line]
 assert len(seen) >= 12 and len(seen) % 2 == 0, seen
@@ -98,20 +98,20 @@ no_child_left suite
 # Swapped: B is the one with less work, faster; --line gives a line per benchmark.
 if expect 0 swapped -- gbench --vs "$new" "${tiny[@]}" --line '{a} {verdict} {rounds}' -- "$old" \
   --benchmark_filter='BM_plus25|BM_new_only'; then
-  if grep -qE "^BM_plus25/2000 faster [0-9]+$" "$work/out"; then pass; else
-    fail "swapped: no 'BM_plus25/2000 faster N' line"
+  if grep -qE "^BM_plus25/2000/manual_time faster [0-9]+$" "$work/out"; then pass; else
+    fail "swapped: no 'BM_plus25/2000/manual_time faster N' line"
     sed 's/^/    | /' "$work/out"
   fi
   [ "$(wc -l <"$work/out")" -eq 1 ] && pass || fail "swapped: not one line"
 fi
 
-# The gate: B slower by more than 1% with confidence exits 4; CSV has a row per round. (At 5% the
-# sanitized run once missed it with bad_inputs_e2e busy on the other CPU: 14 pairs, the interval
-# [1.039, 1.885] of a true 1.25.)
+# The gate: B slower by more than 1% with confidence exits 4; CSV has a row per round. (Measured,
+# the sanitized run once missed it with bad_inputs_e2e busy on the other CPU: 14 pairs, the
+# interval [1.039, 1.885] of a true 1.25; BM_plus25's declared time makes it 1.25 exactly.)
 if expect 4 gate -- gbench --vs "$old" "${tiny[@]}" --fail-if-slower 1% --format csv -- "$new" \
   --benchmark_filter=BM_plus25; then
   contains out "pair,round,a,b,a_first,a_min_ticks,b_min_ticks,ratio" gate
-  [ "$(grep -c '^1,[0-9]*,"BM_plus25/2000","BM_plus25/2000",' "$work/out")" -ge 6 ] && pass ||
+  [ "$(grep -c '^1,[0-9]*,"BM_plus25/2000/manual_time","BM_plus25/2000/manual_time",' "$work/out")" -ge 6 ] && pass ||
     fail "gate: fewer than 6 rows of rounds"
 fi
 no_child_left gate-and-swapped
@@ -119,8 +119,8 @@ no_child_left gate-and-swapped
 # A binary that crashes: exit 5, the rounds before reported, its stderr's last lines shown.
 if GBENCH_PAIR_CRASH=new expect 5 crash -- gbench --vs "$old" "${tiny[@]}" -- "$new" \
   --benchmark_filter=BM_plus25; then
-  contains err "'$new' (--vs B, BM_plus25/2000 invocation 1) was killed by signal 6 (SIGABRT" crash
-  contains out "BM_plus25/2000" crash
+  contains err "'$new' (--vs B, BM_plus25/2000/manual_time invocation 1) was killed by signal 6 (SIGABRT" crash
+  contains out "BM_plus25/2000/manual_time" crash
 fi
 no_child_left crash
 
@@ -148,14 +148,14 @@ fi
   --benchmark_filter=BM_plus25 >"$work/out" 2>"$work/err" &
 pid=$!
 for _ in $(seq 1 200); do
-  [ "$(grep -c "BM_plus25/2000: . invocation .* pid " "$work/err")" -ge 3 ] && break
+  [ "$(grep -c "BM_plus25/2000/manual_time: . invocation .* pid " "$work/err")" -ge 3 ] && break
   sleep 0.05
 done
 kill -TERM "$pid"
 wait "$pid"
 got=$?
 [ "$got" -eq 143 ] && pass || fail "sigterm: exit $got, expected 143"
-contains out "BM_plus25/2000" sigterm
+contains out "BM_plus25/2000/manual_time" sigterm
 contains out "stopped: interrupted" sigterm
 contains out "interrupted: the figures are what came before" sigterm
 no_child_left sigterm
