@@ -456,7 +456,7 @@ import sqlite3, sys
 box = sys.argv[1]
 newer = sqlite3.connect(box + "/newer.db")
 newer.executescript("CREATE TABLE harness_store (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                    "INSERT INTO harness_store VALUES ('schema_version', '3');")
+                    "INSERT INTO harness_store VALUES ('schema_version', '4');")
 newer.close()
 other = sqlite3.connect(box + "/other.db")
 other.executescript("CREATE TABLE customers (name TEXT); INSERT INTO customers VALUES ('x');")
@@ -471,7 +471,7 @@ if [ -c "$box/null" ]; then
     "${store_run[@]}" --db "$box/null"
 fi
 bad store-corrupt "$box/notes.txt: file is not a database" -- "${store_run[@]}" --db "$box/notes.txt"
-bad store-newer "$box/newer.db: written by a newer harness (store schema 3, this build knows up to 2)" \
+bad store-newer "$box/newer.db: written by a newer harness (store schema 4, this build knows up to 3)" \
   -- "${store_run[@]}" --db "$box/newer.db"
 bad store-foreign "$box/other.db: not a harness results store" -- "${store_run[@]}" --db "$box/other.db"
 bad store-no-folder "$box/none/r.db: its folder '$box/none' does not exist" -- \

@@ -22,9 +22,12 @@ export HOME=$work/home
 mkdir -p "$HOME"
 unset XDG_STATE_HOME HARNESS_DB
 db=$work/r.db
+# Pinned to one CPU: a series is a machine and the CPU the floor ran on, and the default CPU (the
+# least loaded) may differ from run to run on a busy machine.
+pin=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
 for c in 0a0a:main 1b1b:main 2c2c:topic; do
   expect 0 "save-${c%%:*}" -- -w xor_loop/1000 -n 5 --warmup 10ms --no-baseline --save \
-    --db "$db" --commit "${c%%:*}" --branch "${c#*:}"
+    --cpu "$pin" --db "$db" --commit "${c%%:*}" --branch "${c#*:}"
 done
 before=$(sha256sum "$db")
 
@@ -83,6 +86,7 @@ import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.execute("ALTER TABLE phases DROP COLUMN floor_lower_ticks")
 c.execute("ALTER TABLE phases DROP COLUMN floor_upper_ticks")
+c.execute("ALTER TABLE phases DROP COLUMN floor_cpu")
 c.execute("ALTER TABLE runs DROP COLUMN saved_ns")
 c.execute("UPDATE harness_store SET value = '1' WHERE name = 'schema_version'")
 c.commit()
@@ -95,15 +99,17 @@ assert len(runs) == 3 and all(0 <= r["floor_lower_seconds"] <= r["floor_upper_se
                               for r in runs), runs
 v = sqlite3.connect(sys.argv[2]).execute(
     "SELECT value FROM harness_store WHERE name = 'schema_version'").fetchone()[0]
-assert v == "2", v
+assert v == "3", v
 PY
 fi
 
 # Recorded data: the run saved above as 30 commits of each of two machines, floors set here.
-series() {  # series DB STEP_AT: STEP_AT 0 for noise alone
-  python3 - "$1" "$2" <<'PY'
+# CPU_AT: from that commit on, machine one's floors ran on CPU 1, 5% slower than on CPU 0 (a
+# machine's two vCPUs need not run at one speed); 0 leaves every run on the saved run's CPU.
+series() {  # series DB STEP_AT [CPU_AT]: STEP_AT 0 for noise alone
+  python3 - "$1" "$2" "${3:-0}" <<'PY'
 import random, sqlite3, sys
-db, step_at = sys.argv[1], int(sys.argv[2])
+db, step_at, cpu_at = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 c = sqlite3.connect(db)
 src = c.execute("SELECT id FROM runs ORDER BY saved_unix LIMIT 1").fetchone()[0]
 cols = [r[1] for r in c.execute("PRAGMA table_info(runs)")]
@@ -119,11 +125,14 @@ for m, (machine, speed) in enumerate([("machine one", 1.0), ("machine two", 0.9)
                   + ",".join("?" if k in over else k for k in cols) + " FROM runs WHERE id = ?",
                   [over[k] for k in cols if k in over] + [src])
         step = 1.03 if machine == "machine one" and step_at and i >= step_at else 1.0
-        floor = base * speed * step * (1 + rng.gauss(0, 0.003))
+        on_cpu1 = machine == "machine one" and cpu_at and i >= cpu_at
+        floor = base * speed * step * (1.05 if on_cpu1 else 1.0) * (1 + rng.gauss(0, 0.003))
         # A floor set here has no interval: the copies keep none (NULL, as a run saved by a
         # harness of store schema 1 whose report had no samples).
         pover = {"run_id": rid, "floor_ticks": floor, "floor_lower_ticks": None,
                  "floor_upper_ticks": None}
+        if machine == "machine one" and cpu_at:
+            pover["floor_cpu"] = 1 if on_cpu1 else 0
         c.execute(f"INSERT INTO phases ({','.join(pcols)}) SELECT "
                   + ",".join("?" if k in pover else k for k in pcols) + " FROM phases WHERE run_id = ?",
                   [pover[k] for k in pcols if k in pover] + [src])
@@ -132,14 +141,18 @@ c.execute("DELETE FROM phases WHERE run_id NOT LIKE 'copy%'")
 c.commit()
 PY
 }
-cp "$db" "$work/step.db" && cp "$db" "$work/noise.db"
-series "$work/step.db" 20 && series "$work/noise.db" 0 || fail "recorded data: not written"
+cp "$db" "$work/step.db" && cp "$db" "$work/noise.db" && cp "$db" "$work/cpus.db"
+series "$work/step.db" 20 && series "$work/noise.db" 0 && series "$work/cpus.db" 0 15 ||
+  fail "recorded data: not written"
 if expect 4 step -- history xor_loop/1000 --db "$work/step.db" --regressions --format json; then
   python3 - "$work/out" <<'PY' && pass || fail "step: $(cat "$work/out")"
 import json, sys
 f = json.load(open(sys.argv[1]))["regressions"]["findings"]
 assert len(f) == 1, f
-assert (f[0]["commit_before"], f[0]["commit_after"], f[0]["machine"]) == ("c019", "c020", "machine one"), f
+cpu = json.load(open(sys.argv[1]))["runs"][0]["floor_cpu"]
+assert isinstance(cpu, int), cpu
+assert (f[0]["commit_before"], f[0]["commit_after"], f[0]["machine"]) == (
+    "c019", "c020", f"machine one | prepared on CPU {cpu}"), f
 assert 0.02 < f[0]["change"] < 0.04, f
 runs = json.load(open(sys.argv[1]))["runs"]
 assert all(r["floor_lower_seconds"] is None and r["floor_upper_seconds"] is None for r in runs), runs
@@ -147,6 +160,19 @@ PY
 fi
 expect 4 step-console -- history xor_loop/1000 --db "$work/step.db" --regressions && contains out "c019" step-console
 expect 0 noise -- history xor_loop/1000 --db "$work/noise.db" --regressions && contains out "machine two" noise
+# Machine one's floors moved to its slower CPU from commit c015 on: two series of their own, no
+# finding (one series would read the CPU's 5% as a regression at c015).
+if expect 0 cpus -- history xor_loop/1000 --db "$work/cpus.db" --regressions --format json; then
+  python3 - "$work/out" <<'PY' && pass || fail "cpus: $(cat "$work/out")"
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+assert d["regressions"]["findings"] == [], d["regressions"]
+one = collections.Counter(r["series"] for r in d["runs"] if r["machine"] == "machine one")
+assert one == {"machine one | prepared on CPU 0": 15, "machine one | prepared on CPU 1": 15}, one
+PY
+fi
+expect 0 cpus-console -- history xor_loop/1000 --db "$work/cpus.db" &&
+  contains out "xor_loop/1000 on machine one | prepared on CPU 1, clock" cpus-console
 
 expect 2 missing -- history xor_loop/1000 --db "$work/none.db" && contains err "no such store" missing
 [ -e "$work/none.db" ] && fail "missing: the store was made" || pass

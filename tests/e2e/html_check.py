@@ -76,8 +76,9 @@ def expected_charts(page, data):
     if page == "history":
         charts = []
         for name in dict.fromkeys(r["workload"] for r in data["runs"]):
-            machines = dict.fromkeys(r["machine"] for r in data["runs"] if r["workload"] == name)
-            charts.append(("history", [m + " (" for m in machines],
+            # One line per series: a machine and the CPU its floors ran on.
+            series = dict.fromkeys(r["series"] for r in data["runs"] if r["workload"] == name)
+            charts.append(("history", [m + " (" for m in series],
                            "commit, in the order first saved", "floor per call ("))
         return charts
     raise SystemExit(f"unknown page kind {page}")

@@ -31,9 +31,10 @@ inline std::string sample_rows(double floor) {
   return rows;
 }
 
-// A run report of one workload, sort/1000: a first call, a baseline whose floor is not confirmed,
-// and a prepared phase whose floor is `floor` ticks, confirmed; with its sample rows, or without
-// them (`with_samples` false, as a report that kept none).
+// A run report of one workload, sort/1000: a first call, a baseline whose floor is not confirmed
+// (its CPU not said, as a harness before the CPU was read wrote it), and a prepared phase whose
+// floor is `floor` ticks, confirmed, on CPU 1; with its sample rows, or without them
+// (`with_samples` false, as a report that kept none).
 inline std::string run_report(double floor, bool with_samples = true) {
   return fmt::format(
       R"({{"context": {{"host_name": "runner-1"}}, "benchmarks": [{2}], "harness": {{
@@ -46,7 +47,7 @@ inline std::string run_report(double floor, bool with_samples = true) {
       "floor": {{"confirmed": false, "ticks": 110.0, "findings": ["too_few_blocks", "no_agreement"]}}}},
     {{"phase": "prepared", "samples": 20, "min_ticks": {0}, "median_ticks": {1},
       "spread_percent": 1.5, "verdict": "stable",
-      "floor": {{"confirmed": true, "ticks": {0}, "findings": []}}}}]}}]}}}}
+      "floor": {{"confirmed": true, "ticks": {0}, "findings": [], "floor_cpu": 1}}}}]}}]}}}}
 )",
       floor, floor * 1.0125, with_samples ? sample_rows(floor) : std::string());
 }

@@ -276,6 +276,9 @@ TEST_P(StoreTest, MigratesAVersion1StoreInPlace) {
     EXPECT_TRUE(points[0].phase.floor_confirmed);
     EXPECT_NEAR(points[0].phase.floor_lower.value_or(-1), 97.625, 1e-9);
     EXPECT_DOUBLE_EQ(points[0].phase.floor_upper.value_or(-1), 100.0);
+    // And the floor's CPU from the report (schema 3), where the report says it.
+    EXPECT_EQ(points[0].phase.floor_cpu, std::optional<std::int64_t>(1));
+    EXPECT_EQ(points[1].phase.floor_cpu, std::optional<std::int64_t>(1));
     // No samples in the report: no interval (NULL), the rest as it was.
     EXPECT_DOUBLE_EQ(points[1].phase.floor_ticks.value_or(-1), 200.0);
     EXPECT_EQ(points[1].phase.floor_lower, std::nullopt);
@@ -283,16 +286,18 @@ TEST_P(StoreTest, MigratesAVersion1StoreInPlace) {
     const auto baseline = store->workload_history("sort/1000", "baseline", {});
     ASSERT_EQ(baseline.size(), 2u);
     EXPECT_NEAR(baseline[0].phase.floor_lower.value_or(-1), 72.0, 1e-9);
+    EXPECT_EQ(baseline[0].phase.floor_cpu, std::nullopt);
     EXPECT_TRUE(store->partial_runs().empty());
     // And a run saved after the migration has its interval.
     store->save(fixtures::request("run", 300.0));
     const auto after = store->workload_history("sort/1000", "prepared", {});
     ASSERT_EQ(after.size(), 3u);
     EXPECT_DOUBLE_EQ(after[2].phase.floor_upper.value_or(-1), 300.0);
+    EXPECT_EQ(after[2].phase.floor_cpu, std::optional<std::int64_t>(1));
   }
   auto db = open_raw(where_);
-  EXPECT_EQ(version_of(*db), 2);
-  EXPECT_EQ(kSchemaVersion, 2);
+  EXPECT_EQ(version_of(*db), 3);
+  EXPECT_EQ(kSchemaVersion, 3);
   // Opened again: nothing more to migrate.
   db.reset();
   EXPECT_EQ(open_store(where_, false)->runs({}).size(), 3u);

@@ -91,7 +91,7 @@ TEST(HistoryReport, TheConsoleGroupsRunsByWorkloadAndMachine) {
 TEST(HistoryReport, TheConsoleSaysEachFindingWithItsMachineAndCommits) {
   const std::string text = written(synthetic(true), report_format::console);
   EXPECT_THAT(text, HasSubstr("regressions (a move of more than 1.00% with p < 0.01, up to 5 "
-                              "commits each side, per machine): 1 slower, 0 faster"));
+                              "commits each side, per machine and CPU): 1 slower, 0 faster"));
   EXPECT_THAT(text, HasSubstr("xor_loop/1000000 on m1: +3.70% slower from aaaaaaaaaaaa to bbbb; "
                               "floor 270.0 µs -> 280.0 µs"));
   EXPECT_THAT(text, HasSubstr("p 2.1e-06"));
@@ -143,6 +143,31 @@ TEST(HistoryReport, TheRegressionRuleReadsEveryRunWithAFloorAtItsCommit) {
   EXPECT_EQ(floors[0].commit, "aaaaaaaaaaaaaaaaaaaa");
   EXPECT_EQ(floors[2].commit, "run 4");  // no commit given: the run stands alone
   EXPECT_EQ(floors[1].machine, "m2");
+}
+
+// A machine's CPUs need not run at one speed: runs whose floors ran on two CPUs of one machine are
+// two series, listed apart and never one series of the regression rule; a run whose CPU is not
+// known (saved before it was read) stays in the machine's own.
+TEST(HistoryReport, EachCpuOfAMachineIsASeriesOfItsOwn) {
+  history_report h = synthetic(false);
+  h.runs[0].floor_cpu = 0;
+  h.runs[2].floor_cpu = 1;
+  EXPECT_EQ(series_of(h.runs[0]), "m1 | prepared on CPU 0");
+  EXPECT_EQ(series_of(h.runs[3]), "m1");
+  const auto floors = floors_of(h.runs);
+  ASSERT_EQ(floors.size(), 4u);
+  EXPECT_EQ(floors[0].machine, "m1 | prepared on CPU 0");
+  EXPECT_EQ(floors[2].machine, "m1 | prepared on CPU 1");
+  EXPECT_EQ(floors[3].machine, "m1");
+  const std::string text = written(h, report_format::console);
+  EXPECT_THAT(text, HasSubstr("history: 4 runs of 4 series on 2 machines"));
+  EXPECT_THAT(text, HasSubstr("xor_loop/1000000 on m1 | prepared on CPU 1, clock rdtsc"));
+  const auto doc = nlohmann::json::parse(written(h, report_format::json));
+  EXPECT_EQ(doc["runs"][0]["floor_cpu"], 0);
+  EXPECT_EQ(doc["runs"][0]["series"], "m1 | prepared on CPU 0");
+  EXPECT_TRUE(doc["runs"][3]["floor_cpu"].is_null());
+  const std::string csv = written(h, report_format::csv);
+  EXPECT_THAT(csv, HasSubstr("median_seconds,samples,floor_cpu\n"));
 }
 
 TEST(HistoryReport, TheHtmlPageCarriesTheDocument) {

@@ -21,7 +21,7 @@ namespace harness {
 struct history_run {
   std::string run;            // the run's id in the store
   std::int64_t saved_at = 0;  // seconds since the epoch (UTC)
-  std::string machine;        // the machine key: runs of one key are compared with each other
+  std::string machine;        // the machine key: runs of one key and CPU are compared together
   std::string host;           // what the key is made of, for people
   std::string cpu;
   std::string commit;  // --commit, --branch as CI gave them; empty when not given
@@ -35,6 +35,9 @@ struct history_run {
   std::string unconfirmed;  // why the floor was not confirmed (empty when it was)
   std::optional<double> median_seconds;
   std::size_t samples = 0;
+  // The CPU the prepared floor ran on (the one it was pinned to); nullopt for runs saved before
+  // it was read. A machine's CPUs need not run at one speed: each is a series of its own.
+  std::optional<std::int64_t> floor_cpu;
 };
 
 // What `harness history` was asked for.
@@ -54,8 +57,13 @@ struct history_report {
   std::vector<regressions::finding> findings;
 };
 
-// The regression rule's input from the runs: every run with a floor, its commit (the run's id
-// when it has none, so it stands alone).
+// The series a run belongs to: its machine key and the CPU its floor ran on ("MACHINE | prepared
+// on CPU 1", history.hpp's floor_key), or the machine key alone when the CPU is not known. Runs
+// are listed, charted and compared series by series.
+std::string series_of(const history_run& run);
+
+// The regression rule's input from the runs: every run with a floor, its series as the machine,
+// its commit (the run's id when it has none, so it stands alone).
 std::vector<regressions::saved_floor> floors_of(const std::vector<history_run>& runs);
 
 // "2026-12-02 18:00:00" (UTC) for the seconds since the epoch.

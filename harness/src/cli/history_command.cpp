@@ -96,6 +96,7 @@ std::vector<history_run> runs_of(const std::vector<store::phase_point>& points) 
     }
     r.confirmed = p.phase.floor_confirmed;
     r.unconfirmed = p.phase.floor_confirmed ? "" : p.phase.floor_findings;
+    r.floor_cpu = p.phase.floor_cpu;
     r.median_seconds = seconds(p.phase.median_ticks);
     r.samples = static_cast<std::size_t>(p.phase.samples);
     runs.push_back(std::move(r));

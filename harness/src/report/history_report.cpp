@@ -13,6 +13,7 @@
 
 #include "base/numbers.hpp"
 #include "harness/duration.hpp"
+#include "harness/history.hpp"
 #include "report/format_writers.hpp"
 #include "report/html.hpp"
 #include "report/json_document.hpp"
@@ -49,18 +50,13 @@ std::string change_text(double change) {
   return fmt::format("{}{}%", change >= 0 ? "+" : "", change_percent_text(change * 100));
 }
 
-// The runs of each (workload, machine), in the order saved, keyed in name order.
+// The runs of each (workload, series), in the order saved, keyed in name order.
 using groups = std::map<std::pair<std::string, std::string>, std::vector<const history_run*>>;
 groups group_runs(const history_report& report) {
   groups g;
   for (const history_run& r : report.runs)
-    g[{r.workload, r.machine}].push_back(&r);
+    g[{r.workload, series_of(r)}].push_back(&r);
   return g;
-}
-
-// The machine key already names the CPU and the host (store::machine_identity::key()).
-std::string machine_words(const history_run& r) {
-  return r.machine;
 }
 
 text_table runs_table(const std::vector<const history_run*>& runs) {
@@ -88,8 +84,9 @@ std::string finding_text(const regressions::finding& f) {
 }
 
 std::string rule_text(const regressions::settings& s) {
-  return fmt::format("a move of more than {} with p < {}, up to {} commits each side, per machine",
-                     percent_text(s.threshold, 2), significant_text(s.significance, 3), s.window);
+  return fmt::format(
+      "a move of more than {} with p < {}, up to {} commits each side, per machine and CPU",
+      percent_text(s.threshold, 2), significant_text(s.significance, 3), s.window);
 }
 
 void write_console(std::ostream& out, const history_report& report, const console_style& style) {
@@ -102,7 +99,7 @@ void write_console(std::ostream& out, const history_report& report, const consol
                      machines.size(), machines.size() == 1 ? "" : "s", report.query.store);
   if (report.runs.empty()) out << "  no saved run matches what was asked\n";
   for (const auto& [key, runs] : g) {
-    out << fmt::format("\n{} on {}, clock {}\n", key.first, machine_words(*runs.front()),
+    out << fmt::format("\n{} on {}, clock {}\n", key.first, series_of(*runs.front()),
                        runs.front()->clock);
     for (const std::string& line : render_text(runs_table(runs), style.width).lines)
       out << line << '\n';
@@ -144,6 +141,8 @@ json document(const history_report& report) {
                     {"saved_at", utc_text(r.saved_at)},
                     {"saved_at_seconds", r.saved_at},
                     {"machine", r.machine},
+                    {"floor_cpu", r.floor_cpu ? json(*r.floor_cpu) : json(nullptr)},
+                    {"series", series_of(r)},
                     {"host", r.host},
                     {"cpu", r.cpu},
                     {"commit", r.commit},
@@ -192,14 +191,16 @@ std::string csv_number(const std::optional<double>& v) {
 
 void write_csv(std::ostream& out, const history_report& report) {
   out << "saved_at,run,machine,host,cpu,commit,branch,workload,clock,floor_seconds,"
-         "floor_lower_seconds,floor_upper_seconds,confirmed,unconfirmed,median_seconds,samples\n";
+         "floor_lower_seconds,floor_upper_seconds,confirmed,unconfirmed,median_seconds,samples,"
+         "floor_cpu\n";
   for (const history_run& r : report.runs) {
-    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", utc_text(r.saved_at),
+    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", utc_text(r.saved_at),
                        csv_field(r.run), csv_field(r.machine), csv_field(r.host), csv_field(r.cpu),
                        csv_field(r.commit), csv_field(r.branch), csv_field(r.workload),
                        csv_field(r.clock), csv_number(r.floor_seconds), csv_number(r.floor_lower),
                        csv_number(r.floor_upper), r.confirmed ? "true" : "false",
-                       csv_field(r.unconfirmed), csv_number(r.median_seconds), r.samples);
+                       csv_field(r.unconfirmed), csv_number(r.median_seconds), r.samples,
+                       r.floor_cpu ? std::to_string(*r.floor_cpu) : std::string());
   }
 }
 
@@ -208,7 +209,7 @@ void write_markdown(std::ostream& out, const history_report& report) {
                      report_detail::markdown_escape(report.query.store));
   for (const auto& [key, runs] : group_runs(report)) {
     out << fmt::format("\n## {} on {}\n\n", report_detail::markdown_escape(key.first),
-                       report_detail::markdown_escape(machine_words(*runs.front())));
+                       report_detail::markdown_escape(series_of(*runs.front())));
     out << report_detail::render_markdown(runs_table(runs));
   }
   if (!report.regression_settings) return;
@@ -233,11 +234,17 @@ constexpr report_detail::format_writers<history_report> kWriters{
 
 }  // namespace
 
+std::string series_of(const history_run& run) {
+  std::optional<int> cpu;
+  if (run.floor_cpu) cpu = static_cast<int>(*run.floor_cpu);
+  return floor_key(run.machine, cpu);
+}
+
 std::vector<regressions::saved_floor> floors_of(const std::vector<history_run>& runs) {
   std::vector<regressions::saved_floor> floors;
   for (const history_run& r : runs) {
     if (!r.floor_seconds || !(*r.floor_seconds > 0)) continue;
-    floors.push_back({.machine = r.machine,
+    floors.push_back({.machine = series_of(r),
                       .workload = r.workload,
                       .commit = r.commit.empty() ? "run " + r.run : r.commit,
                       .saved_at = r.saved_at,

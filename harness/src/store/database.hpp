@@ -32,6 +32,7 @@ value maybe(const std::optional<T>& v) {
 std::string text_of(const value& v);
 std::int64_t integer_of(const value& v);
 std::optional<double> real_of(const value& v);
+std::optional<std::int64_t> optional_integer_of(const value& v);  // null as nullopt
 std::optional<std::string> optional_text_of(const value& v);
 
 class database {

@@ -80,6 +80,9 @@ phase_row phase_of(const std::string& workload, const json& p, std::vector<doubl
   if (floor.is_object()) {
     row.floor_ticks = number(floor, "ticks");
     row.floor_confirmed = member(floor, "confirmed").is_boolean() && floor["confirmed"].get<bool>();
+    const json& cpu = member(floor, "floor_cpu");
+    if (cpu.is_number_integer() && cpu.get<std::int64_t>() >= 0)
+      row.floor_cpu = cpu.get<std::int64_t>();
     const json& findings = member(floor, "findings");
     if (findings.is_array()) {
       for (const json& f : findings) {

@@ -12,11 +12,11 @@
 namespace harness::store {
 namespace {
 
-// The v2 step's filling of the floor interval's columns for the runs saved before it: each run's
-// phases read again from the report JSON the store keeps, as a save reads them (report_rows.cpp).
-// A report that is not one (none is: only saves wrote them) leaves its rows' bounds NULL, as do
-// phases without two samples and reports saved without their sample rows.
-void fill_floor_intervals(database& db) {
+// Each phase row of the runs saved before a step, as a save reads it from the report JSON the
+// store keeps (report_rows.cpp), given to `fill` with its run's id. A report that is not one (none
+// is: only saves wrote them) is passed over, its rows left as they were.
+template <typename Fill>
+void for_each_saved_phase(database& db, Fill fill) {
   for (const row& run : db.query(
            "SELECT id FROM runs WHERE phase_count > 0 ORDER BY saved_unix, saved_ns, id", {})) {
     const std::string id = text_of(run[0]);
@@ -28,14 +28,31 @@ void fill_floor_intervals(database& db) {
     } catch (const store_failed&) {
       continue;
     }
-    for (const phase_row& p : rows.phases) {
-      if (!p.floor_lower || !p.floor_upper) continue;
-      db.query(
-          "UPDATE phases SET floor_lower_ticks = $1, floor_upper_ticks = $2 WHERE run_id = $3 "
-          "AND workload = $4 AND phase = $5",
-          {*p.floor_lower, *p.floor_upper, id, p.workload, p.phase});
-    }
+    for (const phase_row& p : rows.phases)
+      fill(id, p);
   }
+}
+
+// The v2 step's filling of the floor interval's columns for the runs saved before it. Phases
+// without two samples and reports saved without their sample rows leave their bounds NULL.
+void fill_floor_intervals(database& db) {
+  for_each_saved_phase(db, [&db](const std::string& id, const phase_row& p) {
+    if (!p.floor_lower || !p.floor_upper) return;
+    db.query(
+        "UPDATE phases SET floor_lower_ticks = $1, floor_upper_ticks = $2 WHERE run_id = $3 AND "
+        "workload = $4 AND phase = $5",
+        {*p.floor_lower, *p.floor_upper, id, p.workload, p.phase});
+  });
+}
+
+// The v3 step's filling of the floor's CPU for the runs saved before it; NULL where the report
+// does not say (a harness before the CPU was read).
+void fill_floor_cpus(database& db) {
+  for_each_saved_phase(db, [&db](const std::string& id, const phase_row& p) {
+    if (!p.floor_cpu) return;
+    db.query("UPDATE phases SET floor_cpu = $1 WHERE run_id = $2 AND workload = $3 AND phase = $4",
+             {*p.floor_cpu, id, p.workload, p.phase});
+  });
 }
 
 struct migration {
@@ -135,6 +152,13 @@ ALTER TABLE phases ADD COLUMN floor_upper_ticks DOUBLE PRECISION;
 ALTER TABLE runs ADD COLUMN saved_ns BIGINT NOT NULL DEFAULT 0;
 )sql",
      fill_floor_intervals},
+    // 2 -> 3: the CPU the floor's sample ran on (the prepared phase's: the CPU it was pinned to),
+    // so that runs on two CPUs of one machine, which need not run at one speed, are not one
+    // series of `history --regressions`; filled for the runs saved before from their reports.
+    {R"sql(
+ALTER TABLE phases ADD COLUMN floor_cpu BIGINT;
+)sql",
+     fill_floor_cpus},
 };
 constexpr int kMigrationCount = static_cast<int>(std::size(kMigrations));
 static_assert(kMigrationCount == kSchemaVersion, "one migration per schema version");

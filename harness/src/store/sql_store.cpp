@@ -118,12 +118,12 @@ class sql_store final : public results_store {
       db_->query(
           "INSERT INTO phases (run_id, workload, phase, samples, min_ticks, median_ticks, "
           "spread_percent, floor_ticks, floor_confirmed, floor_findings, verdict, "
-          "floor_lower_ticks, floor_upper_ticks) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
-          "$10, $11, $12, $13)",
+          "floor_lower_ticks, floor_upper_ticks, floor_cpu) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+          "$8, $9, $10, $11, $12, $13, $14)",
           {id, p.workload, p.phase, p.samples, maybe(p.min_ticks), maybe(p.median_ticks),
            maybe(p.spread_percent), maybe(p.floor_ticks),
            static_cast<std::int64_t>(p.floor_confirmed), p.floor_findings, p.verdict,
-           maybe(p.floor_lower), maybe(p.floor_upper)});
+           maybe(p.floor_lower), maybe(p.floor_upper), maybe(p.floor_cpu)});
     }
     for (std::size_t i = 0; i < rows.ab.size(); ++i) {
       const ab_row& a = rows.ab[i];
@@ -175,7 +175,7 @@ class sql_store final : public results_store {
              fmt::format(
                  "SELECT {}, p.workload, p.phase, p.samples, p.min_ticks, p.median_ticks, "
                  "p.spread_percent, p.floor_ticks, p.floor_confirmed, p.floor_findings, "
-                 "p.verdict, p.floor_lower_ticks, p.floor_upper_ticks FROM phases p "
+                 "p.verdict, p.floor_lower_ticks, p.floor_upper_ticks, p.floor_cpu FROM phases p "
                  "JOIN runs r ON r.id = p.run_id WHERE "
                  "p.workload = $1 AND p.phase = $2{} ORDER BY r.saved_unix, r.saved_ns, r.id",
                  kRunColumns, where),
@@ -192,6 +192,7 @@ class sql_store final : public results_store {
       p.floor_ticks = real_of(r[c + 6]);
       p.floor_lower = real_of(r[c + 10]);
       p.floor_upper = real_of(r[c + 11]);
+      p.floor_cpu = optional_integer_of(r[c + 12]);
       p.floor_confirmed = integer_of(r[c + 7]) != 0;
       p.floor_findings = text_of(r[c + 8]);
       p.verdict = text_of(r[c + 9]);

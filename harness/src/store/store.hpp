@@ -29,7 +29,7 @@ namespace harness::store {
 // The schema this build writes. A store at a lower version is migrated forward, all steps in one
 // transaction; a store at a higher version was written by a newer harness and is refused
 // unchanged.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // The store cannot be used at all: what is at the path (a folder, a FIFO, a device), a file that
 // cannot be read or written, a file that is no SQLite database or no harness store, a newer
@@ -76,6 +76,10 @@ struct phase_row {
   bool floor_confirmed = false;
   std::string floor_findings;  // why not confirmed: "too_few_blocks,no_agreement"; "" if it was
   std::string verdict;         // "stable", "noisy", "unstable", "too_few_samples", or ""
+  // The CPU the floor's sample ran on (the report's floor.floor_cpu): the prepared phase's is the
+  // CPU it was pinned to. nullopt when the report does not say (before the harness read it, or
+  // a platform where the CPU cannot be read).
+  std::optional<std::int64_t> floor_cpu;
 };
 
 // One A/B answer: B/A with its interval (`harness ab`, each benchmark of `gbench --vs`).

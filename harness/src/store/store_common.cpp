@@ -35,6 +35,11 @@ std::int64_t integer_of(const value& v) {
   return 0;
 }
 
+std::optional<std::int64_t> optional_integer_of(const value& v) {
+  if (std::holds_alternative<std::monostate>(v)) return std::nullopt;
+  return integer_of(v);
+}
+
 std::optional<double> real_of(const value& v) {
   if (const auto* d = std::get_if<double>(&v)) return *d;
   if (const auto* n = std::get_if<std::int64_t>(&v)) return static_cast<double>(*n);

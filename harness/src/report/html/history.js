@@ -1,5 +1,5 @@
 // The history page (body data-page "history", harness history --format html): per workload, the
-// floor per commit with its 95% interval, one series per machine, unconfirmed floors hollow; the
+// floor per commit with its 95% interval, one series per machine and CPU, unconfirmed floors hollow; the
 // regressions found, and every run in a table.
 // It draws with the common script's helpers (common.js, window.harnessPage), which runs first.
 (function (H) {
@@ -10,9 +10,13 @@
     changePercentText = H.changePercentText, percentText = H.percentText,
     significantText = H.significantText;
 
-  // One colour per machine, in the order they first appear.
+  // One colour per series (a machine and the CPU its floors ran on), in the order they first appear.
   var palette = [colour.prepared, colour.baseline, colour.second, colour.disturbed, '#CC79A7', '#999999'];
 
+  // A run's series: its machine and CPU (older documents give the machine alone).
+  function seriesOf(r) {
+    return r.series || r.machine;
+  }
   function shortCommit(c) {
     return c.length > 12 ? c.slice(0, 12) : c;
   }
@@ -58,13 +62,13 @@
     var machines = [];
     runs.forEach(function (r) {
       if (commits.indexOf(commitOf(r)) < 0) commits.push(commitOf(r));
-      if (machines.indexOf(r.machine) < 0) machines.push(r.machine);
+      if (machines.indexOf(seriesOf(r)) < 0) machines.push(seriesOf(r));
     });
     var floors = runs.filter(function (r) { return isNum(r.floor_seconds); }).map(function (r) { return r.floor_seconds * 1e9; });
     var unit = H.unitFor(floors.length ? Math.min.apply(null, floors) : 1);
     var datasets = machines.map(function (m, i) {
       var c = palette[i % palette.length];
-      var mine = runs.filter(function (r) { return r.machine === m && isNum(r.floor_seconds); });
+      var mine = runs.filter(function (r) { return seriesOf(r) === m && isNum(r.floor_seconds); });
       return {
         type: 'line',
         label: m + ' (' + mine.filter(function (r) { return r.confirmed; }).length + ' of ' + mine.length + ' confirmed)',
@@ -93,7 +97,7 @@
         if (isNum(p.upper) && !(p.upper <= bounds.upper)) bounds.upper = p.upper;
       });
     });
-    addChart(section, 'history', name + ': the floor per commit, one line per machine', {
+    addChart(section, 'history', name + ': the floor per commit, one line per machine and CPU', {
       type: 'line',
       data: { datasets: datasets },
       options: {
@@ -136,7 +140,7 @@
     section.appendChild(el('p', {
       class: 'note',
       text: 'A move of more than ' + percentText(reg.threshold, 2) + ' with p < ' + significantText(reg.significance, 3) +
-        ' (Student\'s t over the log floors of up to ' + reg.window + ' commits each side of a boundary), per machine.'
+        ' (Student\'s t over the log floors of up to ' + reg.window + ' commits each side of a boundary), per machine and CPU.'
     }));
     if (!reg.findings.length) {
       section.appendChild(el('p', { class: 'sentence', text: 'None found.' }));
@@ -177,7 +181,7 @@
         mine.map(function (r) {
           var interval = isNum(r.floor_lower_seconds) && isNum(r.floor_upper_seconds)
             ? '[' + timeText(r.floor_lower_seconds * 1e9) + ', ' + timeText(r.floor_upper_seconds * 1e9) + ']' : '-';
-          return [r.saved_at, r.machine, r.commit ? shortCommit(r.commit) : '-', r.branch || '-',
+          return [r.saved_at, seriesOf(r), r.commit ? shortCommit(r.commit) : '-', r.branch || '-',
             isNum(r.floor_seconds) ? timeText(r.floor_seconds * 1e9) : '-', interval,
             r.confirmed ? 'yes' : 'no' + (r.unconfirmed ? ': ' + r.unconfirmed : ''),
             isNum(r.median_seconds) ? timeText(r.median_seconds * 1e9) : '-', String(r.samples)];
