@@ -35,9 +35,13 @@ export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
 
 # The libraries as a unity build, as on Linux: about half the compile time of the cross-build
 # (mingw's g++ spends most of it parsing the same headers in each of the ~60 library sources).
+# Release at -O1, not -O3: what runs under Wine is checked for what it does, not for its speed,
+# and the tree builds in less time (204 s against 168 s here, 364 s of CPU against 290 s; -O0
+# took 355 s, its objects too big to link quickly). -O1 still defines __OPTIMIZE__: the built-in
+# workloads count as optimised, as in a user's Release build.
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$repo/cmake/mingw-w64-x86_64.cmake" \
   -DHARNESS_WINDOWS_DEPS_PREFIX="$deps/prefix" -DHARNESS_WERROR=ON -DHARNESS_BUILD_BENCHMARKS=OFF \
-  -DCMAKE_BUILD_TYPE=Release -DHARNESS_UNITY_BUILD=ON
+  -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DHARNESS_UNITY_BUILD=ON
 cmake --build "$build" -j "$jobs"
 built=$(date +%s)
 
