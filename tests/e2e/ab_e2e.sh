@@ -20,6 +20,7 @@ if expect 0 console -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}"; then
   contains out "(95%, median of" console
   contains out "  verdict: " console
   contains out "floors over the run: A " console
+  contains out "host: the rounds' minimums at a median " console
   contains out "(alternate order)" console
   contains out "stopped: " console
   contains out "pin to CPU" console
@@ -56,6 +57,14 @@ e = pair["estimate"]
 resolution = step / (e["floor_a_ticks"] * pair["batch"]) + step / (e["floor_b_ticks"] * pair["batch"])
 assert math.isclose(e["resolution"], resolution, rel_tol=1e-9), (e["resolution"], resolution)
 assert math.isclose(answer["resolution"], resolution, rel_tol=1e-9), answer
+# How slow the host ran each side: its median round minimum over its floor (the lowest).
+import statistics
+for side in "ab":
+    mins = [r[f"{side}_min_ticks"] for r in rounds if r[f"{side}_min_ticks"] > 0]
+    slow = statistics.median(mins) / min(mins)
+    assert math.isclose(e[f"slow_{side}"], slow, rel_tol=1e-12), (side, e[f"slow_{side}"], slow)
+refs = [r["reference_ticks"] for r in rounds if r["reference_ticks"] > 0]
+assert math.isclose(e["slow_reference"], statistics.median(refs) / min(refs), rel_tol=1e-12), e
 assert answer["lower"] <= answer["ratio"] * (1 - resolution) * (1 + 1e-12), answer
 assert answer["upper"] >= answer["ratio"] / (1 - resolution) * (1 - 1e-12), answer
 # Five times the iterations: B is slower, whatever the machine.

@@ -146,6 +146,16 @@ def main():
         if cells != want:
             problems.append(f"{cells} interval cells in the tables, expected {want} (the runs "
                             f"with an interval)")
+    if data["page"] == "ab" and "<body data-page=" in dom_text:
+        # Each pair's round minimums over its floors, A / B, in its column of the facts table.
+        for k, pair in enumerate(data["report"]["ab"]["pairs"], 1):
+            e = pair["estimate"]
+            if e.get("slow_a") is None or e.get("slow_b") is None:
+                continue
+            want = f"{e['slow_a']:.2f}x / {e['slow_b']:.2f}x"
+            if want not in dom_text:
+                problems.append(f"pair {k}: the round minimums over the floors, {want}, are not "
+                                f"in the facts table")
     if status.get("dark") != args.dark:
         problems.append(f"dark colour scheme: {status.get('dark')}, expected {args.dark}")
     for p in problems:

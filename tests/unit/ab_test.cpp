@@ -120,6 +120,42 @@ TEST(AbEstimate, NeedsSixRoundsAndLeavesOutAnANotAboveZero) {
   EXPECT_FALSE(e.floor_ratio().has_value());
 }
 
+TEST(AbEstimate, SaysHowSlowTheHostRanEachSideAgainstItsFloorAndTheReferenceAgainstItsFastest) {
+  // A's minimums 1000, 1100, 1300, 1400, 1500, 1600, 1700 (median 1400); B's 1% above; the
+  // reference 100 in all but two. The host ran the workload 1.4x its floor, the reference 1.0x.
+  std::vector<ab_round> rounds;
+  for (const double a : {1'300.0, 1'000.0, 1'700.0, 1'400.0, 1'100.0, 1'600.0, 1'500.0})
+    rounds.push_back(round_of(a, a * 1.01, a > 1'550 ? 120 : 100));
+  const ab_estimate e = estimate_rounds(rounds, 1.3);
+  ASSERT_TRUE(e.slow_a && e.slow_b && e.slow_reference);
+  EXPECT_DOUBLE_EQ(*e.slow_a, 1.4);
+  EXPECT_DOUBLE_EQ(*e.slow_b, 1.4);
+  EXPECT_DOUBLE_EQ(*e.slow_reference, 1.0);
+  EXPECT_TRUE(e.slowed_host());
+
+  // Just under the mark on both sides: not slowed. Only B at it: slowed.
+  std::vector<ab_round> near;
+  for (const double a : {1'000.0, 1'199.0, 1'199.0})
+    near.push_back(round_of(a, a));
+  EXPECT_FALSE(estimate_rounds(near, 1.3).slowed_host());
+  near[1].b_min = 1'200;
+  near[2].b_min = 1'200;
+  const ab_estimate b_only = estimate_rounds(near, 1.3);
+  EXPECT_DOUBLE_EQ(*b_only.slow_a, 1.199);
+  EXPECT_DOUBLE_EQ(*b_only.slow_b, 1.2);
+  EXPECT_TRUE(b_only.slowed_host());
+
+  // No reference (gbench --vs) and no round: nothing said.
+  std::vector<ab_round> unwatched{round_of(1'000, 1'010, 0), round_of(1'100, 1'110, 0)};
+  const ab_estimate u = estimate_rounds(unwatched, 1.3);
+  EXPECT_FALSE(u.slow_reference.has_value());
+  EXPECT_DOUBLE_EQ(*u.slow_a, 1.05);
+  std::vector<ab_round> none;
+  const ab_estimate n = estimate_rounds(none, 1.3);
+  EXPECT_FALSE(n.slow_a || n.slow_b || n.slow_reference);
+  EXPECT_FALSE(n.slowed_host());
+}
+
 TEST(AbCombinePairs, IsTheGeometricMeanWithStudentsTOverPairsJoinedWithThePooledInterval) {
   // Two pairs at 1.01 and 1.03: log mean at sqrt(1.01 * 1.03); t(0.975, 1) = 12.706.
   const std::vector<double> ratios{1.01, 1.03};

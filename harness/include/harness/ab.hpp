@@ -222,7 +222,23 @@ struct ab_estimate {
   std::optional<double> floor_a;  // the lowest round minimum of each side over the run, per call
   std::optional<double> floor_b;
   std::optional<double> floor_ratio() const;  // floor_b / floor_a
+  // How slow the host ran the rounds: each side's median round minimum over its floor, and the
+  // median reference run over the fastest. A host slows instruction mixes unevenly, so it can run
+  // the workload far below its best while the reference loop stays near its own: only the first
+  // two show that.
+  std::optional<double> slow_a;
+  std::optional<double> slow_b;
+  std::optional<double> slow_reference;
+  // Whether slow_a or slow_b reaches kAbSlowHost.
+  bool slowed_host() const noexcept;
 };
+
+// A side's median round minimum this many times its floor or more: most rounds ran the workload
+// slow (a host slowing it, or a time that varies from sample to sample). Measured on a 2694 MHz AMD
+// EPYC guest (docs/ab.md, "A host that slows the workload"): in bench/ab_time.sh, processes at 1.10
+// or under read +1% within 0.053% in every sixth of their rounds; at 1.24 and over, sixths moved by
+// up to 0.44%.
+inline constexpr double kAbSlowHost = 1.2;
 
 // A side's clock step per call: its clock's step over the calls a sample holds, ticks.
 struct ab_steps {

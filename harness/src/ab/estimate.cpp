@@ -54,6 +54,10 @@ std::optional<double> ab_estimate::floor_ratio() const {
   return *floor_b / *floor_a;
 }
 
+bool ab_estimate::slowed_host() const noexcept {
+  return (slow_a && *slow_a >= kAbSlowHost) || (slow_b && *slow_b >= kAbSlowHost);
+}
+
 double clock_resolution(const ab_steps& steps, double floor_a, double floor_b) noexcept {
   if (!(floor_a > 0) || !(floor_b > 0)) return 0;
   return steps.a / floor_a + steps.b / floor_b;
@@ -89,6 +93,21 @@ ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_facto
     all.push_back(ratio);
     if (!r.disturbed) clean.push_back(ratio);
   }
+  // The median of the values above 0 over the lowest of them.
+  const auto median_over_lowest = [&](auto value) -> std::optional<double> {
+    std::vector<double> v;
+    for (const ab_round& r : rounds) {
+      const auto x = static_cast<double>(value(r));
+      if (x > 0) v.push_back(x);
+    }
+    std::sort(v.begin(), v.end());
+    const std::optional<double> median = stats::median_sorted(v);
+    if (!median) return std::nullopt;
+    return *median / v.front();
+  };
+  e.slow_a = median_over_lowest([](const ab_round& r) { return r.a_min; });
+  e.slow_b = median_over_lowest([](const ab_round& r) { return r.b_min; });
+  e.slow_reference = median_over_lowest([](const ab_round& r) { return r.reference; });
   e.rounds = median_interval(std::move(all));
   e.undisturbed = median_interval(std::move(clean));
   if (steps && e.floor_a && e.floor_b) {

@@ -175,6 +175,7 @@ ab_page_json ab_page_data(ab_page_json document) {
   const std::optional<ab_interval> answer = interval_of(ab.at("answer"));
   ab_page_json out = {{"page", "ab"},
                       {"max_drawn", kHtmlMaxDrawn},
+                      {"slow_host", kAbSlowHost},
                       {"headline", headline(ab, ratios.size())},
                       {"answer", change_with_bounds(answer)},
                       {"histogram", ratio_histogram(ratios, series.size(), answer)}};

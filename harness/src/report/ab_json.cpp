@@ -69,7 +69,10 @@ ab_json pair_json(const ab_pair& p) {
             {"resolution", p.estimate.resolution},
             {"floor_a_ticks", number_or_null(p.estimate.floor_a)},
             {"floor_b_ticks", number_or_null(p.estimate.floor_b)},
-            {"floor_ratio", number_or_null(p.estimate.floor_ratio())}}},
+            {"floor_ratio", number_or_null(p.estimate.floor_ratio())},
+            {"slow_a", number_or_null(p.estimate.slow_a)},
+            {"slow_b", number_or_null(p.estimate.slow_b)},
+            {"slow_reference", number_or_null(p.estimate.slow_reference)}}},
           {"rounds", rounds}};
 }
 

@@ -66,6 +66,28 @@ void print_gbench_console(std::ostream& out, const ab_report& r) {
   if (r.interrupted) fmt::print(out, "interrupted: the figures are what came before\n");
 }
 
+// How slow the host ran the rounds against their best, and when it slowed the workload for most
+// of them, what that does to the answer.
+void print_host_speed(std::ostream& out, const std::string& prefix, const ab_estimate& e) {
+  if (!e.slow_a || !e.slow_b) return;
+  fmt::print(out, "{}host: the rounds' minimums at a median {}x A's floor and {}x B's", prefix,
+             fixed_text(*e.slow_a, 2), fixed_text(*e.slow_b, 2));
+  if (e.slow_reference) {
+    fmt::print(out, ", the reference loop at {}x its fastest", fixed_text(*e.slow_reference, 2));
+  }
+  if (e.slowed_host()) {
+    fmt::print(out,
+               "; most rounds ran {}x their floor or more{} (the host slowing this workload, or a "
+               "workload whose time varies from sample to sample): pairing cancels what slows A "
+               "and B alike, and the rest widens the interval",
+               fixed_text(kAbSlowHost, 2),
+               e.slow_reference && *e.slow_reference < kAbSlowHost
+                   ? ", which the reference loop did not"
+                   : "");
+  }
+  fmt::print(out, "\n");
+}
+
 void print_ab_console(std::ostream& out, const ab_report& r) {
   if (r.mode == ab_mode::gbench) {
     print_gbench_console(out, r);
@@ -136,6 +158,7 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
       }
     }
     fmt::print(out, "\n");
+    print_host_speed(out, prefix, e);
     fmt::print(out, "{}stopped: {}", prefix, to_string(p.stopped_by));
     if (p.last_half_width) {
       fmt::print(out, " (the round ratios' half-width {} at the last of {} checks, target {})",

@@ -370,6 +370,11 @@
       row('floor of A, per call', function (p) { return floor(p.estimate.floor_a_ticks); }),
       row('floor of B, per call', function (p) { return floor(p.estimate.floor_b_ticks); }),
       row('floors B/A', function (p) { return isNum(p.estimate.floor_ratio) ? ratioText(p.estimate.floor_ratio) : '-'; }),
+      row('round minimums over the floor, A / B (median)', function (p) {
+        var e = p.estimate;
+        return isNum(e.slow_a) && isNum(e.slow_b) ? num(e.slow_a, 2) + 'x / ' + num(e.slow_b, 2) + 'x' : '-';
+      }),
+      row('reference runs over the fastest (median)', function (p) { return isNum(p.estimate.slow_reference) ? num(p.estimate.slow_reference, 2) + 'x' : '-'; }),
       row('batch (calls a sample)', function (p) { return num(p.batch, 0) + (p.batch_calibrated ? ', calibrated' : ', given'); }),
       row('samples a side, a round', function (p) { return num(p.samples_per_side, 0); }),
       row('samples a stretch (AB, BA... in a round)', function (p) { return p.samples_per_stretch === undefined ? '-' : num(p.samples_per_stretch, 0); }),
@@ -387,7 +392,8 @@
         'per call in the round over A\'s. The answer is the median of the round ratios with its order-statistic 95% interval' +
         (pairs.length > 1 ? ', combined over the pairs of processes (Student\'s t on their ratios, joined with the pooled rounds\')' : '') +
         '. A round is disturbed when its reference run was slow or a context switch hit it. The floors are each side\'s ' +
-        'lowest round minimum over the whole run.'
+        'lowest round minimum over the whole run; a side\'s rounds at a median ' + num(data.slow_host, 2) + 'x its floor or more ran slow for most of ' +
+        'the run (the host slowing the workload, which the reference run may not show, or a time that varies from sample to sample).'
     }));
   }
 
