@@ -134,13 +134,13 @@ TEST(AbEstimate, SaysHowSlowTheHostRanEachSideAgainstItsFloorAndTheReferenceAgai
   EXPECT_TRUE(e.slowed_host());
 
   // Just under the mark on both sides: not slowed. Only B at it: slowed.
-  std::vector<ab_round> near;
+  std::vector<ab_round> at_mark;
   for (const double a : {1'000.0, 1'199.0, 1'199.0})
-    near.push_back(round_of(a, a));
-  EXPECT_FALSE(estimate_rounds(near, 1.3).slowed_host());
-  near[1].b_min = 1'200;
-  near[2].b_min = 1'200;
-  const ab_estimate b_only = estimate_rounds(near, 1.3);
+    at_mark.push_back(round_of(a, a));
+  EXPECT_FALSE(estimate_rounds(at_mark, 1.3).slowed_host());
+  at_mark[1].b_min = 1'200;
+  at_mark[2].b_min = 1'200;
+  const ab_estimate b_only = estimate_rounds(at_mark, 1.3);
   EXPECT_DOUBLE_EQ(*b_only.slow_a, 1.199);
   EXPECT_DOUBLE_EQ(*b_only.slow_b, 1.2);
   EXPECT_TRUE(b_only.slowed_host());
