@@ -68,8 +68,8 @@ for i in range(1, n + 1):
 def error(rounds):  # % off the truth, of the median of the round ratios
     return (statistics.median(r["ratio"] for r in rounds) / truth - 1) * 100
 
-longest = min(seconds for _, seconds in runs)
-cuts = [s for s in (0.5, 1, 2, 3, 5, 10, 20) if s < 0.95 * longest] + [longest]
+shortest = min(seconds for _, seconds in runs)
+cuts = [s for s in (0.5, 1, 2, 3, 5, 10, 20) if s < 0.95 * shortest] + [shortest]
 print(f"\nthe answer (median of the round ratios) after the first S seconds of rounds, {n} processes")
 print(f"{'S':>6} {'rounds':>8} {'within 0.05%':>13} {'0.2%':>6} {'rms %':>7} {'max %':>7}")
 for s in cuts:
