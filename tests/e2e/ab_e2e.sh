@@ -102,8 +102,9 @@ contains out "verdict: faster" gate-passes
 
 # --line, CSV and Markdown on stdout.
 if expect 0 line -- ab xor_loop/1000 xor_loop/5000 "${tiny[@]}" \
-  --line '{b} against {a}: {verdict} {rounds:d} rounds, ratio {ratio:.3f} [{lower:.3f}, {upper:.3f}]'; then
-  if grep -qE '^xor_loop/5000 against xor_loop/1000: slower [0-9]+ rounds, ratio [0-9.]+ \[[0-9.]+, [0-9.]+\]$' "$work/out"; then
+  --line '{b} against {a}: {verdict} {rounds:d} rounds, ratio {ratio:.3f} [{lower:.3f}, {upper:.3f}], host {slow_a:.2f} {slow_b:.2f} {slow_reference:.2f}'; then
+  # The host figures are a median over a minimum: never under 1.
+  if grep -qE '^xor_loop/5000 against xor_loop/1000: slower [0-9]+ rounds, ratio [0-9.]+ \[[0-9.]+, [0-9.]+\], host( [1-9][0-9]*\.[0-9]{2}){3}$' "$work/out"; then
     pass
   else
     fail "line: $(cat "$work/out")"
@@ -120,8 +121,11 @@ if expect 0 csv -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}" --format csv; the
   fi
 fi
 if expect 0 markdown -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}" --format markdown; then
-  contains out "| A | B | B/A | change | 95% interval | verdict | rounds | disturbed |" markdown
+  contains out "| A | B | B/A | change | 95% interval | verdict | rounds | disturbed | host A / B |" markdown
   contains out "| xor_loop/1000 | xor_loop/1000 | " markdown
+  if grep -qE '^\| xor_loop/1000 \|.* \| [1-9][0-9]*\.[0-9]{2}x / [1-9][0-9]*\.[0-9]{2}x \|$' "$work/out"; then pass; else
+    fail "markdown: no host cell in $(tail -1 "$work/out")"
+  fi
 fi
 
 # SIGINT and SIGTERM mid-run: what was measured is reported, and the exit code says which signal.

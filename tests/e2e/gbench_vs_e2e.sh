@@ -48,6 +48,9 @@ if expect 3 suite -- gbench --vs "$old" "${tiny[@]}" --log-level info -o "$work/
   contains out "BM_old_only/100"$'\n'"  only in A: not compared" suite
   contains out "BM_new_only/100"$'\n'"  only in B: not compared" suite
   contains out "(ABBA order), 10 repetitions an invocation" suite
+  contains out "  host: the rounds' minimums at a median " suite
+  # gbench --vs runs no reference loop: the host line names none.
+  if grep -q "reference loop at" "$work/out"; then fail "suite: a reference loop in the host line"; else pass; fi
   if grep -qE "pin to CPU [0-9]+ \(sched_setaffinity\): applied" "$work/out"; then pass; else
     fail "suite: no applied pin in the report"
   fi
@@ -96,10 +99,10 @@ fi
 no_child_left suite
 
 # Swapped: B is the one with less work, faster; --line gives a line per benchmark.
-if expect 0 swapped -- gbench --vs "$new" "${tiny[@]}" --line '{a} {verdict} {rounds}' -- "$old" \
+if expect 0 swapped -- gbench --vs "$new" "${tiny[@]}" --line '{a} {verdict} {rounds} {slow_a:.2f} {slow_reference}' -- "$old" \
   --benchmark_filter='BM_plus25|BM_new_only'; then
-  if grep -qE "^BM_plus25/2000/manual_time faster [0-9]+$" "$work/out"; then pass; else
-    fail "swapped: no 'BM_plus25/2000/manual_time faster N' line"
+  if grep -qE "^BM_plus25/2000/manual_time faster [0-9]+ [1-9][0-9]*\.[0-9]{2} n/a$" "$work/out"; then pass; else
+    fail "swapped: no 'BM_plus25/2000/manual_time faster N SLOW n/a' line"
     sed 's/^/    | /' "$work/out"
   fi
   [ "$(wc -l <"$work/out")" -eq 1 ] && pass || fail "swapped: not one line"

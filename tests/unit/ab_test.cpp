@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -733,6 +734,33 @@ TEST(AbReport, ConcludesOnePairFromItsRoundsAndSeveralOverPairs) {
   conclude(report);
   EXPECT_FALSE(report.answer.has_value());
   EXPECT_FALSE(report.decision.has_value());
+}
+
+TEST(AbReport, TheMarkdownHostCellIsEachSidesHighestOverThePairs) {
+  ab_report report;
+  report.mode = ab_mode::builds;
+  ab_pair one;  // A's rounds at a median 1.00x its floor, B's at 1.20x
+  for (const auto& [a, b] : {std::pair{1'000.0, 1'000.0}, {1'000.0, 1'200.0}, {1'300.0, 1'200.0}})
+    one.rounds.push_back(round_of(a, b));
+  one.estimate = estimate_rounds(one.rounds, 1.3);
+  ab_pair other;  // A's at 1.30x, B's at 1.00x
+  for (const auto& [a, b] : {std::pair{1'000.0, 1'000.0}, {1'300.0, 1'000.0}, {1'300.0, 1'100.0}})
+    other.rounds.push_back(round_of(a, b));
+  other.estimate = estimate_rounds(other.rounds, 1.3);
+  report.pairs = {one, other};
+  conclude(report);
+  std::ostringstream out;
+  write_ab_report(out, report, report_format::markdown);
+  EXPECT_THAT(out.str(), ::testing::HasSubstr("| disturbed | host A / B |\n"));
+  EXPECT_THAT(out.str(), ::testing::EndsWith(" | 6 | 0 | 1.30x / 1.20x |\n"));
+  // A pair without the figures (no rounds above 0) leaves the cell n/a.
+  other.rounds = {round_of(0, 0)};
+  other.estimate = estimate_rounds(other.rounds, 1.3);
+  report.pairs = {one, other};
+  conclude(report);
+  out.str("");
+  write_ab_report(out, report, report_format::markdown);
+  EXPECT_THAT(out.str(), ::testing::EndsWith(" | n/a |\n"));
 }
 
 TEST(AbReport, HeadlinesSayFasterSlowerAndSmallChangesWithThreeDecimals) {

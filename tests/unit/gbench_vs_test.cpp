@@ -462,6 +462,9 @@ TEST_F(GbenchVsReport, TheConsoleHasABlockPerBenchmark) {
   EXPECT_THAT(text, HasSubstr("  verdict: slower: the interval [+2.00%, +2.00%] lies above"));
   EXPECT_THAT(text, HasSubstr("  floors over the run: A 1.00 µs, B 1.02 µs per iteration, B/A "
                               "1.02000\n"));
+  // No reference loop runs beside an invocation: the host line names none.
+  EXPECT_THAT(text, HasSubstr("  host: the rounds' minimums at a median 1.35x A's floor and 1.35x "
+                              "B's; most rounds ran 1.20x their floor or more (the host"));
   EXPECT_THAT(text, HasSubstr("  rounds: 8 (ABBA order), 3 repetitions an invocation; stopped: "
                               "the round limit was reached"));
   EXPECT_THAT(text, HasSubstr("b\n  not answered: 0 rounds gave a ratio"));
@@ -502,12 +505,17 @@ TEST_F(GbenchVsReport, CsvMarkdownAndLineGoPerBenchmark) {
   // Nothing watches a disturbance of an invocation: disturbed, reference and switches are empty.
   EXPECT_THAT(csv, HasSubstr("\n1,2,\"a\",\"a\",0,1100,1122,1.02,,,\n"));
   const std::string md = written(report_format::markdown);
+  // The host cell: the invocations' minimums run 1000-1700 ns (B's 2% more), their median 1350
+  // over the floor 1000.
   EXPECT_THAT(md, HasSubstr("| a of old | a of new | 1.02000 | +2.00% | [+2.00%, +2.00%] | "
-                            "slower | 8 | n/a |\n"));
-  EXPECT_THAT(md, HasSubstr("| b of old | b of new | n/a | n/a | n/a | failed | 0 | n/a |\n"));
+                            "slower | 8 | n/a | 1.35x / 1.35x |\n"));
+  EXPECT_THAT(md,
+              HasSubstr("| b of old | b of new | n/a | n/a | n/a | failed | 0 | n/a | n/a |\n"));
   std::ostringstream line;
-  print_ab_line(line, report, parse_ab_line_template("{a} {change} {verdict} {rounds}"));
-  EXPECT_EQ(line.str(), "a 2.00% slower 8\nb n/a n/a 0\n");
+  print_ab_line(line, report,
+                parse_ab_line_template("{a} {change} {verdict} {rounds} {slow_a:.3f} "
+                                       "{slow_b:.3f} {slow_reference}"));
+  EXPECT_EQ(line.str(), "a 2.00% slower 8 1.350 1.350 n/a\nb n/a n/a 0 n/a n/a n/a\n");
 }
 
 }  // namespace

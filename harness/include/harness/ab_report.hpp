@@ -141,7 +141,10 @@ inline constexpr std::size_t disturbed = 10;
 inline constexpr std::size_t floor_ratio = 11;
 inline constexpr std::size_t pairs = 12;
 inline constexpr std::size_t clock = 13;
-inline constexpr std::size_t count = 14;
+inline constexpr std::size_t slow_a = 14;
+inline constexpr std::size_t slow_b = 15;
+inline constexpr std::size_t slow_reference = 16;
+inline constexpr std::size_t count = 17;
 }  // namespace ab_line_slot
 
 namespace detail {
@@ -149,7 +152,8 @@ inline constexpr std::array<value_kind, ab_line_slot::count> kAbLineSlots{
     value_kind::text,    value_kind::text,    value_kind::real,    value_kind::real,
     value_kind::real,    value_kind::real,    value_kind::real,    value_kind::real,
     value_kind::text,    value_kind::integer, value_kind::integer, value_kind::real,
-    value_kind::integer, value_kind::text};
+    value_kind::integer, value_kind::text,    value_kind::real,    value_kind::real,
+    value_kind::real};
 inline constexpr std::array<named_token, ab_line_slot::count> kAbLineNamed{{
     {"a", ab_line_slot::a, human_style::plain},
     {"b", ab_line_slot::b, human_style::plain},
@@ -165,6 +169,9 @@ inline constexpr std::array<named_token, ab_line_slot::count> kAbLineNamed{{
     {"floor_ratio", ab_line_slot::floor_ratio, human_style::plain},
     {"pairs", ab_line_slot::pairs, human_style::plain},
     {"clock", ab_line_slot::clock, human_style::plain},
+    {"slow_a", ab_line_slot::slow_a, human_style::plain},
+    {"slow_b", ab_line_slot::slow_b, human_style::plain},
+    {"slow_reference", ab_line_slot::slow_reference, human_style::plain},
 }};
 inline constexpr std::array<std::size_t, 0> kAbLinePositional{};
 }  // namespace detail

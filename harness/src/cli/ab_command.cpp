@@ -383,7 +383,7 @@ void add_ab_command(CLI::App& root, context& ctx) {
       "--line", flags->line,
       "Print one line in this template instead of the console report. Tokens: {a} {b} {ratio} "
       "{lower} {upper} {change} {change_lower} {change_upper} {verdict} {rounds} {disturbed} "
-      "{floor_ratio} {pairs} {clock}");
+      "{floor_ratio} {pairs} {clock} {slow_a} {slow_b} {slow_reference}");
   cmd->add_option("--log-level", flags->log_level, "Log level on stderr")->capture_default_str();
   add_store_options(*cmd, flags->store);
   cmd->add_flag("--instructions", flags->instructions,

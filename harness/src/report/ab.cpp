@@ -144,6 +144,9 @@ void render_ab_line(std::ostream& out, const format_template& line, const ab_pai
     values[ab_line_slot::a] = std::string_view(first->a.workload);
     values[ab_line_slot::b] = std::string_view(first->b.workload);
     values[ab_line_slot::floor_ratio] = first->estimate.floor_ratio();
+    values[ab_line_slot::slow_a] = first->estimate.slow_a;
+    values[ab_line_slot::slow_b] = first->estimate.slow_b;
+    values[ab_line_slot::slow_reference] = first->estimate.slow_reference;
   }
   if (answer) {
     values[ab_line_slot::ratio] = answer->ratio;

@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <ostream>
+#include <span>
+#include <string>
 
 #include "base/numbers.hpp"
 #include "harness/ab_report.hpp"
@@ -16,6 +19,28 @@
 namespace harness {
 
 using namespace ab_detail;
+
+// How slow the host ran the rounds against their best, and when it slowed the workload for most
+// of them, what that does to the answer.
+void print_host_speed(std::ostream& out, const std::string& prefix, const ab_estimate& e) {
+  if (!e.slow_a || !e.slow_b) return;
+  fmt::print(out, "{}host: the rounds' minimums at a median {}x A's floor and {}x B's", prefix,
+             fixed_text(*e.slow_a, 2), fixed_text(*e.slow_b, 2));
+  if (e.slow_reference) {
+    fmt::print(out, ", the reference loop at {}x its fastest", fixed_text(*e.slow_reference, 2));
+  }
+  if (e.slowed_host()) {
+    fmt::print(out,
+               "; most rounds ran {}x their floor or more{} (the host slowing this workload, or a "
+               "workload whose time varies from sample to sample): pairing cancels what slows A "
+               "and B alike, and the rest widens the interval",
+               fixed_text(kAbSlowHost, 2),
+               e.slow_reference && *e.slow_reference < kAbSlowHost
+                   ? ", which the reference loop did not"
+                   : "");
+  }
+  fmt::print(out, "\n");
+}
 
 // gbench: a block per benchmark, the unpaired ones, then what every invocation was.
 void print_gbench_console(std::ostream& out, const ab_report& r) {
@@ -41,6 +66,7 @@ void print_gbench_console(std::ostream& out, const ab_report& r) {
       if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {}", fixed_text(*fr, 5));
       fmt::print(out, "\n");
     }
+    print_host_speed(out, "  ", e);
     fmt::print(out, "  rounds: {} (ABBA order), {} repetition{} an invocation; stopped: {}",
                p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
                to_string(p.stopped_by));
@@ -64,28 +90,6 @@ void print_gbench_console(std::ostream& out, const ab_report& r) {
   fmt::print(out, "figures: {} (Google Benchmark's real_time per iteration, ns); {}{}{}\n", r.clock,
              r.plan, prepared.empty() ? "" : "; ", prepared);
   if (r.interrupted) fmt::print(out, "interrupted: the figures are what came before\n");
-}
-
-// How slow the host ran the rounds against their best, and when it slowed the workload for most
-// of them, what that does to the answer.
-void print_host_speed(std::ostream& out, const std::string& prefix, const ab_estimate& e) {
-  if (!e.slow_a || !e.slow_b) return;
-  fmt::print(out, "{}host: the rounds' minimums at a median {}x A's floor and {}x B's", prefix,
-             fixed_text(*e.slow_a, 2), fixed_text(*e.slow_b, 2));
-  if (e.slow_reference) {
-    fmt::print(out, ", the reference loop at {}x its fastest", fixed_text(*e.slow_reference, 2));
-  }
-  if (e.slowed_host()) {
-    fmt::print(out,
-               "; most rounds ran {}x their floor or more{} (the host slowing this workload, or a "
-               "workload whose time varies from sample to sample): pairing cancels what slows A "
-               "and B alike, and the rest widens the interval",
-               fixed_text(kAbSlowHost, 2),
-               e.slow_reference && *e.slow_reference < kAbSlowHost
-                   ? ", which the reference loop did not"
-                   : "");
-  }
-  fmt::print(out, "\n");
 }
 
 void print_ab_console(std::ostream& out, const ab_report& r) {
@@ -235,9 +239,28 @@ void write_ab_csv(std::ostream& out, const ab_report& r) {
     rows(0, b.pair);
 }
 
+namespace {
+
+// The host cell of a Markdown row: each side's median round minimum over its floor, as the
+// console's host line gives them ("1.02x / 1.04x"); over several pairs of processes, each side's
+// highest.
+std::string host_cell(std::span<const ab_pair> pairs) {
+  std::optional<double> a;
+  std::optional<double> b;
+  for (const ab_pair& p : pairs) {
+    if (!p.estimate.slow_a || !p.estimate.slow_b) return "n/a";
+    a = std::max(a.value_or(0), *p.estimate.slow_a);
+    b = std::max(b.value_or(0), *p.estimate.slow_b);
+  }
+  if (!a || !b) return "n/a";
+  return fmt::format("{}x / {}x", fixed_text(*a, 2), fixed_text(*b, 2));
+}
+
+}  // namespace
+
 void write_ab_markdown(std::ostream& out, const ab_report& r) {
-  out << "| A | B | B/A | change | 95% interval | verdict | rounds | disturbed |\n"
-         "|---|---|---:|---:|---|---|---:|---:|\n";
+  out << "| A | B | B/A | change | 95% interval | verdict | rounds | disturbed | host A / B |\n"
+         "|---|---|---:|---:|---|---|---:|---:|---:|\n";
   const auto cell = [](const std::string& s) {
     std::string escaped;
     for (const char c : s) {
@@ -248,21 +271,24 @@ void write_ab_markdown(std::ostream& out, const ab_report& r) {
   };
   for (const ab_benchmark& b : r.benchmarks) {
     const std::optional<ab_interval>& answer = b.pair.estimate.rounds;
-    fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+    fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                cell(side_name(b.pair.a, r.mode)), cell(side_name(b.pair.b, r.mode)),
                answer ? fixed_text(answer->ratio, 5) : "n/a",
                answer ? percent(answer->ratio) : "n/a", answer ? bounds(*answer) : "n/a",
                b.error      ? "failed"
                : b.decision ? id_of(b.decision->verdict)
                             : "n/a",
-               b.pair.rounds.size(), "n/a");  // gbench --vs watches no disturbance
+               b.pair.rounds.size(), "n/a",  // gbench --vs watches no disturbance
+               host_cell({&b.pair, 1}));
   }
   if (r.pairs.empty()) return;
   const ab_pair& first = r.pairs.front();
-  fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(side_name(first.a, r.mode)),
-             cell(side_name(first.b, r.mode)), r.answer ? fixed_text(r.answer->ratio, 5) : "n/a",
+  fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+             cell(side_name(first.a, r.mode)), cell(side_name(first.b, r.mode)),
+             r.answer ? fixed_text(r.answer->ratio, 5) : "n/a",
              r.answer ? percent(r.answer->ratio) : "n/a", r.answer ? bounds(*r.answer) : "n/a",
-             r.decision ? id_of(r.decision->verdict) : "n/a", total_rounds(r), total_disturbed(r));
+             r.decision ? id_of(r.decision->verdict) : "n/a", total_rounds(r), total_disturbed(r),
+             host_cell(r.pairs));
 }
 
 }  // namespace harness
