@@ -36,6 +36,14 @@ std::optional<ab_interval> median_interval(std::vector<double> ratios) {
                      .method = "median of the round ratios, order-statistic interval"};
 }
 
+// A round's B/A, or nullopt when A's minimum is not above 0 (a round that timed nothing).
+std::optional<double> ratio_of(const ab_round& r) {
+  if (!(r.a_min > 0)) return std::nullopt;
+  const double ratio = r.ratio();
+  HARNESS_CHECK(std::isfinite(ratio), "a round ratio is not finite");
+  return ratio;
+}
+
 // "+1.00%", "-0.25%", "+0.004%": a ratio as the change of B's time against A's (as the report's
 // ab_change_text spells it).
 std::string change(double ratio) {
@@ -87,11 +95,10 @@ ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_facto
     e.disturbed += r.disturbed ? 1 : 0;
     e.floor_a = e.floor_a ? std::min(*e.floor_a, r.a_min) : r.a_min;
     e.floor_b = e.floor_b ? std::min(*e.floor_b, r.b_min) : r.b_min;
-    if (!(r.a_min > 0)) continue;
-    const double ratio = r.ratio();
-    HARNESS_CHECK(std::isfinite(ratio), "a round ratio is not finite");
-    all.push_back(ratio);
-    if (!r.disturbed) clean.push_back(ratio);
+    const std::optional<double> ratio = ratio_of(r);
+    if (!ratio) continue;
+    all.push_back(*ratio);
+    if (!r.disturbed) clean.push_back(*ratio);
   }
   // The median of the values above 0 over the lowest of them.
   const auto median_over_lowest = [&](auto value) -> std::optional<double> {
@@ -160,11 +167,17 @@ bool ab_stop_rule::target_reached(ab_pair& pair) {
   const std::size_t n = pair.rounds.size();
   if (n < tuning_.min_rounds || (n - tuning_.min_rounds) % tuning_.check_every != 0) return false;
   ++pair.checks;
-  std::vector<ab_round> so_far = pair.rounds;
-  const ab_estimate e = estimate_rounds(so_far, tuning_.slowdown_factor);
-  if (e.rounds) {
-    pair.last_half_width = e.rounds->relative_half_width();
-    in_a_row_ = target_met(*e.rounds, target_) ? in_a_row_ + 1 : 0;
+  // Only the interval over every round's ratio, as estimate_rounds gives it in `rounds`: a check
+  // runs between rounds on the pinned CPU, every check_every rounds, and the rest of the estimate
+  // (the disturbed rounds, the host figures) waits for the end.
+  std::vector<double> ratios;
+  ratios.reserve(n);
+  for (const ab_round& r : pair.rounds) {
+    if (const std::optional<double> ratio = ratio_of(r)) ratios.push_back(*ratio);
+  }
+  if (const std::optional<ab_interval> interval = median_interval(std::move(ratios))) {
+    pair.last_half_width = interval->relative_half_width();
+    in_a_row_ = target_met(*interval, target_) ? in_a_row_ + 1 : 0;
   } else {
     in_a_row_ = 0;
   }
