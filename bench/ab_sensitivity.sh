@@ -16,7 +16,7 @@
 # and prints per method: the estimates' error against the truth (median, min, max), the share of
 # processes within +-0.05% and +-0.2%, how often the interval covered the truth, the verdicts, and
 # the mean wall time per process. Every figure is measured in this run; the raw lines go to
-# OUT/raw.tsv.
+# OUT/raw.tsv, and every ab report to OUT/ab/.
 #
 # Usage: bench/ab_sensitivity.sh [-n N] [--conditions quiet,alu,memory] [--cpu C] [--out DIR]
 #                                [--build DIR] [--mem-max-time D]
@@ -50,7 +50,7 @@ for tool in "$harness" "$neighbour" "$gbench"; do
   [ -x "$tool" ] || { echo "ab_sensitivity: $tool is missing; build it first (./dev.sh test)" >&2; exit 2; }
 done
 [ -n "$out" ] || out=$(mktemp -d)
-mkdir -p "$out"
+mkdir -p "$out/ab"
 other=$((1 - cpu))  # the neighbour's CPU on this 2-vCPU machine
 raw=$out/raw.tsv
 printf 'condition\tmethod\tprocess\testimate\tlower\tupper\tverdict\tseconds\n' >"$raw"
@@ -61,7 +61,10 @@ now() { date +%s.%N; }
 record() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$raw"; }
 
 ab_once() {  # CONDITION METHOD I A B [OPTION...]
-  local t0 t1 f=$out/ab.json
+  # Each report is kept as OUT/ab/CONDITION-METHOD-I.json (every round: the stop rule and the
+  # estimate can be replayed on them offline).
+  local t0 t1 f
+  f=$out/ab/$1-$(echo "$2" | tr -c 'A-Za-z0-9%\n' _ | tr -d '\n')-$3.json
   t0=$(now)
   "$harness" ab "$4" "$5" --cpu "$cpu" -o "$f" "${@:6}" >/dev/null
   t1=$(now)
