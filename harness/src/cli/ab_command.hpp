@@ -65,7 +65,7 @@ struct ab_flags {
   CLI::Option* max_time_option = nullptr;
   std::string decide_after;  // empty: kDefaultDecideAfter, unless --max-time is given
   CLI::Option* decide_after_option = nullptr;
-  std::string target = "0.05%";
+  std::string target = "0.04%";
   std::string threshold = "0.5%";
   std::string fail_if_slower;
   std::string order = "alternate";
