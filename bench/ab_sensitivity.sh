@@ -63,8 +63,7 @@ record() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$raw"; }
 ab_once() {  # CONDITION METHOD I A B [OPTION...]
   # Each report is kept as OUT/ab/CONDITION-METHOD-I.json (every round: the stop rule and the
   # estimate can be replayed on them offline).
-  local t0 t1 f
-  f=$out/ab/$1-$(echo "$2" | tr -c 'A-Za-z0-9%\n' _ | tr -d '\n')-$3.json
+  local t0 t1 f=$out/ab/$1-${2//[^A-Za-z0-9%]/_}-$3.json
   t0=$(now)
   "$harness" ab "$4" "$5" --cpu "$cpu" -o "$f" "${@:6}" >/dev/null
   t1=$(now)
