@@ -15,8 +15,10 @@
 #               and at nice -20 as harness pins itself: compare.py's median time difference
 # and prints per method: the estimates' error against the truth (median, min, max), the share of
 # processes within +-0.05% and +-0.2%, how often the interval covered the truth, the verdicts, and
-# the mean wall time per process. Every figure is measured in this run; the raw lines go to
-# OUT/raw.tsv, and every ab report to OUT/ab/.
+# the mean wall time per process, and for ab how slow the host ran the rounds (each process's
+# median round minimum over its floor, the slower side's: `slow_a`/`slow_b` of its report; at
+# 1.2x or more its console says most rounds ran slow). Every figure is measured in this run; the
+# raw lines go to OUT/raw.tsv, and every ab report to OUT/ab/.
 #
 # Usage: bench/ab_sensitivity.sh [-n N] [--conditions quiet,alu,memory] [--cpu C] [--out DIR]
 #                                [--build DIR] [--mem-max-time D]
@@ -53,12 +55,10 @@ done
 mkdir -p "$out/ab"
 other=$((1 - cpu))  # the neighbour's CPU on this 2-vCPU machine
 raw=$out/raw.tsv
-printf 'condition\tmethod\tprocess\testimate\tlower\tupper\tverdict\tseconds\n' >"$raw"
+printf 'condition\tmethod\tprocess\testimate\tlower\tupper\tverdict\tseconds\tslow\n' >"$raw"
 export HARNESS_HISTORY=off
 
 now() { date +%s.%N; }
-# record CONDITION METHOD I ESTIMATE LOWER UPPER VERDICT SECONDS
-record() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$raw"; }
 
 ab_once() {  # CONDITION METHOD I A B [OPTION...]
   # Each report is kept as OUT/ab/CONDITION-METHOD-I.json (every round: the stop rule and the
@@ -71,8 +71,12 @@ ab_once() {  # CONDITION METHOD I A B [OPTION...]
 import json, sys
 d = json.load(open(sys.argv[1]))["ab"]
 a = d["answer"]
+# How slow the host ran the rounds: the slower side's median round minimum over its floor, the
+# largest over the pairs (two builds run several).
+slow = [s for p in d["pairs"] for s in (p["estimate"]["slow_a"], p["estimate"]["slow_b"])]
+slow = repr(max(slow)) if slow and None not in slow else ""
 print("\t".join([sys.argv[2], sys.argv[3], sys.argv[4], repr(a["ratio"]), repr(a["lower"]),
-                 repr(a["upper"]), d["verdict"], sys.argv[5]]))
+                 repr(a["upper"]), d["verdict"], sys.argv[5], slow]))
 PY
 }
 
@@ -92,7 +96,7 @@ def floor(path):
 (a, a_ok), (b, b_ok) = floor(sys.argv[1]), floor(sys.argv[2])
 confirmed = "both_confirmed" if a_ok and b_ok else "unconfirmed"
 print("\t".join([sys.argv[3], "unpaired", sys.argv[4], repr(b / a), "", "", confirmed,
-                 sys.argv[5]]))
+                 sys.argv[5], ""]))
 PY
 }
 
@@ -112,7 +116,7 @@ utest = [r for r in rows if "utest" in r and r["utest"]]
 p = utest[0]["utest"].get("time_pvalue") if utest else None
 verdict = "differs" if p is not None and p < 0.05 else "no_difference"
 print("\t".join([sys.argv[2], "compare.py", sys.argv[3], repr(1 + median), "", "", verdict,
-                 sys.argv[4]]))
+                 sys.argv[4], ""]))
 PY
 }
 
@@ -159,7 +163,7 @@ for method in dict.fromkeys(r["method"] for r in rows):
     if method.startswith("ab mem A/A "):
         truth[method] = 1.0
 print("condition  method          n  error % median [min, max]     within 0.05%  0.2%  covered"
-      "  verdicts                 wall s")
+      "  verdicts                 wall s  slow, median [max]")
 for condition in dict.fromkeys(r["condition"] for r in rows):
     for method in truth:
         sel = [r for r in rows if r["condition"] == condition and r["method"] == method]
@@ -173,11 +177,13 @@ for condition in dict.fromkeys(r["condition"] for r in rows):
         verdicts = {}
         for r in sel:
             verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+        slow = [float(r["slow"]) for r in sel if r["slow"]]
+        slow = f"{statistics.median(slow):.3f}x [{max(slow):.3f}x]" if slow else "-"
         print(f"{condition:<10} {method:<14} {len(sel):>2}  {statistics.median(errors):+.3f} "
               f"[{min(errors):+.3f}, {max(errors):+.3f}]  {within(0.05):>6}/{len(sel):<4}"
               f"{within(0.2):>5}/{len(sel):<3} "
               f"{(f'{cov}/{len(covered)}' if covered else '-'):>7}  "
               f"{' '.join(f'{k} {v}' for k, v in sorted(verdicts.items())):<24} "
-              f"{statistics.mean(float(r['seconds']) for r in sel):.2f}")
+              f"{statistics.mean(float(r['seconds']) for r in sel):<7.2f} {slow}")
 PY
 echo "ab_sensitivity: raw figures in $raw" >&2
