@@ -73,8 +73,8 @@ d = json.load(open(sys.argv[1]))["ab"]
 a = d["answer"]
 # How slow the host ran the rounds: the slower side's median round minimum over its floor, the
 # largest over the pairs (two builds run several).
-slow = [s for p in d["pairs"] for s in (p["estimate"]["slow_a"], p["estimate"]["slow_b"])]
-slow = repr(max(slow)) if slow and None not in slow else ""
+slows = [s for p in d["pairs"] for s in (p["estimate"]["slow_a"], p["estimate"]["slow_b"])]
+slow = repr(max(slows)) if slows and None not in slows else ""
 print("\t".join([sys.argv[2], sys.argv[3], sys.argv[4], repr(a["ratio"]), repr(a["lower"]),
                  repr(a["upper"]), d["verdict"], sys.argv[5], slow]))
 PY
@@ -177,8 +177,8 @@ for condition in dict.fromkeys(r["condition"] for r in rows):
         verdicts = {}
         for r in sel:
             verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
-        slow = [float(r["slow"]) for r in sel if r["slow"]]
-        slow = f"{statistics.median(slow):.3f}x [{max(slow):.3f}x]" if slow else "-"
+        slows = [float(r["slow"]) for r in sel if r["slow"]]
+        slow = f"{statistics.median(slows):.3f}x [{max(slows):.3f}x]" if slows else "-"
         print(f"{condition:<10} {method:<14} {len(sel):>2}  {statistics.median(errors):+.3f} "
               f"[{min(errors):+.3f}, {max(errors):+.3f}]  {within(0.05):>6}/{len(sel):<4}"
               f"{within(0.2):>5}/{len(sel):<3} "
