@@ -13,7 +13,7 @@
 #                        deterministic work in samples as long as the fresh built-in's. When these
 #                        blocks do not agree, the host disturbs every sample of that length, and no
 #                        workload sampled that long can agree there either.
-# and prints per kind: how often the learning was named, blocks agreed, the floor was confirmed;
+# and prints per kind: how often the learning was named, the learning check ran and refuted it, blocks agreed, the floor was confirmed;
 # the floors; the sample length; the wall time. Every figure is measured in this run.
 #
 #   bench/learning.sh [--harness PATH] [-n N] [--keep DIR] [-- HARNESS OPTIONS...]
@@ -82,7 +82,10 @@ def load(name):
     start, end = map(float, open(f"{out}/{name}.wall").read().split())
     hz = report["clock"]["ticks_per_second"]
     text = (w.get("trust") or {}).get("text") or ""
+    check = prepared.get("learning_check")
     return {"named": "speeds up with repetition" in text,
+            "checked": check is not None,
+            "refuted": check is not None and prepared["learning"] is None,
             "agree": len(floor["agreeing_blocks"]) >= 2,
             "confirmed": floor["confirmed"],
             "floor": floor["ticks"],
@@ -93,13 +96,14 @@ def load(name):
             "wall": end - start,
             "clock": report["clock"]["name"]}
 
-print(f"\n{'kind':<74} {'named':>6} {'agree':>6} {'confirmed':>9}")
+print(f"\n{'kind':<74} {'named':>6} {'checked':>8} {'refuted':>8} {'agree':>6} {'confirmed':>9}")
 rows = {}
 for kind, label in kinds:
     runs = [load(f"{kind}{i}") for i in range(1, n + 1)]
     rows[kind] = runs
     count = lambda key: sum(1 for r in runs if r[key])
-    print(f"{label:<74} {count('named'):>3}/{n:<2} {count('agree'):>3}/{n:<2} {count('confirmed'):>6}/{n:<2}")
+    print(f"{label:<74} {count('named'):>3}/{n:<2} {count('checked'):>5}/{n:<2} "
+          f"{count('refuted'):>5}/{n:<2} {count('agree'):>3}/{n:<2} {count('confirmed'):>6}/{n:<2}")
 print(f"\n{'kind':<6} {'floors (ticks a call)':>26} {'apart':>7} {'batch':>6} {'sample ms':>10} "
       f"{'blocks':>7} {'block minima apart, median':>27} {'wall s':>7}")
 for kind, _ in kinds:
@@ -112,9 +116,12 @@ for kind, _ in kinds:
           f"{statistics.median(r['spread'] for r in runs):>26.3f}% "
           f"{statistics.mean(r['wall'] for r in runs):>7.2f}")
 print(f"\nclock: {rows['short'][0]['clock']}; named: the trust line says the workload speeds up with "
-      "repetition; agree: two prepared blocks' minimums within the floor's tolerance; confirmed: "
-      "the floor's verdict (it also asks the blocks to be 100 ms apart, the reference loop at its "
-      "fastest, the floor not above the baseline's).")
+      "repetition; checked: its first block alone lay far below the rest, so the learning check ran "
+      "(a block after a gap against one after 200 ms of the workload); refuted: the check ran and "
+      "its re-warmed block was not faster enough, so no learning was named; agree: two prepared "
+      "blocks' minimums within the floor's tolerance; confirmed: the floor's verdict (it also asks "
+      "the blocks to be 100 ms apart, the reference loop at its fastest, the floor not above the "
+      "baseline's).")
 long_agree = sum(1 for r in rows["long"] if r["agree"])
 print(f"The host held deterministic work in samples as long as the fresh built-in's "
       f"({statistics.median(r['sample_ms'] for r in rows['long']):.1f} ms) to agreeing blocks in "

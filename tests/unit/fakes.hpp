@@ -32,6 +32,7 @@ class stepping_clock final : public clock_source {
   std::uint64_t now() const noexcept override { return value_ += step_; }
   bool available() const noexcept override { return true; }
   void advance(std::uint64_t ticks) const noexcept { value_ += ticks; }
+  std::uint64_t peek() const noexcept { return value_; }  // the last reading, not advancing
   void set_step(std::uint64_t step) noexcept { step_ = step; }
 
  private:

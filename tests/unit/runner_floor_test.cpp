@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "fakes.hpp"
+#include "harness/analysis.hpp"
 #include "harness/runner.hpp"
 
 namespace harness {
@@ -340,6 +341,84 @@ TEST(RunnerFloor, FewerSamplesThanBlocksMakeOneBlockPerSample) {
   ASSERT_TRUE(r.baseline);
   EXPECT_EQ(r.baseline->blocks.size(), 3u);
   EXPECT_EQ(r.baseline->values.size(), 3u);
+}
+
+// A workload that learns its input: a call costs kCost until it has run 8 times with no pause of
+// over 200 us between calls, then half that (a branch predictor trained by the same bytes).
+struct learner {
+  stepping_clock& clock;
+  std::uint64_t last_end = 0;
+  int streak = 0;
+  void operator()() {
+    if (clock.peek() - last_end > 200'000) streak = 0;
+    clock.advance(static_cast<std::uint64_t>(streak >= 8 ? kCost / 2 : kCost));
+    ++streak;
+    last_end = clock.peek();
+  }
+};
+
+TEST(RunnerFloor, AFirstBlockFarBelowTheRestIsCheckedByReWarmingTheWorkload) {
+  fake_os os;
+  stepping_clock clock(kStep);
+  learner l{clock};
+  auto w = testing::make_workload("w", [&] { l(); });
+  run_options o = block_options(20);
+  o.warmup = std::chrono::milliseconds(5);
+  o.tuning.learning_check_rewarm = std::chrono::milliseconds(2);
+  const auto r = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
+  ASSERT_TRUE(r.prepared && r.prepared->floor);
+  const phase_result& p = *r.prepared;
+  // Trained after the warmup, untrained after every gap: the first block alone runs at half.
+  EXPECT_DOUBLE_EQ(p.floor->block_minimums[0], kCost / 2);
+  EXPECT_DOUBLE_EQ(p.floor->block_minimums[1], kCost);
+  ASSERT_TRUE(p.learning_check.has_value());
+  EXPECT_EQ(p.learning_check->samples, 4u);
+  EXPECT_DOUBLE_EQ(p.learning_check->plain_min, kCost);
+  EXPECT_DOUBLE_EQ(p.learning_check->rewarmed_min, kCost / 2);
+  EXPECT_GE(p.learning_check->rewarm_seconds, 0.002);
+  const auto f = detect_learning(p);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_FALSE(f->falling);
+  EXPECT_DOUBLE_EQ(f->first_block_lead, 0.5);
+  EXPECT_EQ(f->rewarm_lead, 0.5);
+
+  // No check asked for: the first block's lead alone names it, as before.
+  learner again{clock};
+  auto w2 = testing::make_workload("w", [&] { again(); });
+  o.tuning.learning_check_rewarm = std::chrono::milliseconds(0);
+  const auto unchecked = run_workload({&w2, std::nullopt}, o, granular_facts(clock), os);
+  ASSERT_TRUE(unchecked.prepared);
+  EXPECT_FALSE(unchecked.prepared->learning_check.has_value());
+  ASSERT_TRUE(detect_learning(*unchecked.prepared).has_value());
+  EXPECT_FALSE(detect_learning(*unchecked.prepared)->rewarm_lead.has_value());
+}
+
+TEST(RunnerFloor, AHostThatSlowedAfterTheFirstBlockIsNotCalledLearning) {
+  // Deterministic work, its first block at full speed and every call after it 1.5x: the first
+  // block lies a third below the rest, as a learning workload's would, but the check's re-warmed
+  // block runs as slow as its plain one.
+  fake_os os;
+  stepping_clock clock(kStep);
+  slowable s{os, clock};
+  s.prepared_factor = [](int call) { return call < 4 ? 1.0 : 1.5; };
+  auto w = testing::make_workload("w", [&] { s(); });
+  run_options o = block_options(20);
+  o.tuning.learning_check_rewarm = std::chrono::milliseconds(2);
+  const auto r = run_workload({&w, std::nullopt}, o, granular_facts(clock), os);
+  ASSERT_TRUE(r.prepared && r.prepared->floor);
+  const phase_result& p = *r.prepared;
+  EXPECT_DOUBLE_EQ(p.floor->block_minimums[0], kCost);
+  EXPECT_DOUBLE_EQ(p.floor->block_minimums[1], 1.5 * kCost);
+  ASSERT_TRUE(p.learning_check.has_value());
+  EXPECT_DOUBLE_EQ(p.learning_check->plain_min, 1.5 * kCost);
+  EXPECT_DOUBLE_EQ(p.learning_check->rewarmed_min, 1.5 * kCost);
+  EXPECT_FALSE(detect_learning(p).has_value());
+  // Work that runs alike in every block runs no check.
+  slowable flat{os, clock};
+  auto w2 = testing::make_workload("w", [&] { flat(); });
+  const auto r2 = run_workload({&w2, std::nullopt}, o, granular_facts(clock), os);
+  ASSERT_TRUE(r2.prepared);
+  EXPECT_FALSE(r2.prepared->learning_check.has_value());
 }
 
 }  // namespace

@@ -100,6 +100,33 @@ TEST(DetectLearning, FindsTheFirstBlockOfAMilderHost) {
   EXPECT_NEAR(f->first_block_lead, 1 - 432.3 / 524.2, 1e-12);
 }
 
+TEST(DetectLearning, AFirstBlocksLeadNeedsTheLearningCheckToAgree) {
+  // A first block 50% below the rest: the check's re-warmed block at least half that (25%) below
+  // its plain one says learning; less, a host that slowed after the first block.
+  phase_result p = blocked(5, 4, [](std::size_t b, std::size_t) { return b == 0 ? 50.0 : 100.0; });
+  p.learning_check = learning_check_result{
+      .samples = 4, .plain_min = 100, .rewarmed_min = 75, .rewarm_seconds = 0.2};
+  auto f = detect_learning(p);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_FALSE(f->falling);
+  EXPECT_EQ(f->rewarm_lead, 0.25);
+  p.learning_check->rewarmed_min = 76;
+  EXPECT_FALSE(detect_learning(p).has_value());
+  p.learning_check->rewarmed_min = 102;  // slower after re-warming
+  EXPECT_FALSE(detect_learning(p).has_value());
+  // Blocks that fall after each gap say it themselves, whatever the check.
+  phase_result falling = blocked(5, 4, [](std::size_t b, std::size_t k) {
+    if (b == 0) return 117.0;
+    return std::vector<double>{220, 190, 170, 165}[k];
+  });
+  falling.learning_check = learning_check_result{
+      .samples = 4, .plain_min = 100, .rewarmed_min = 100, .rewarm_seconds = 0.2};
+  f = detect_learning(falling);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_TRUE(f->falling);
+  EXPECT_FALSE(f->rewarm_lead.has_value());
+}
+
 TEST(DetectLearning, LeavesOutABlockWhoseFirstSampleTheHostSlowed) {
   phase_result p = blocked(5, 4, [](std::size_t, std::size_t k) { return k == 0 ? 200.0 : 100.0; });
   p.host_slowdown[4] = true;  // block 2's first sample
@@ -149,6 +176,19 @@ TEST(JudgeTrust, NamesAFirstBlockFarBelowTheRestAsLearning) {
             std::string::npos)
       << t.text;
   EXPECT_EQ(t.next, "my_bench -w sum/65536 --block-rewarm 100ms");
+  // With the learning check that confirmed it, the line says what the check saw.
+  r.prepared->learning_check = learning_check_result{
+      .samples = 4, .plain_min = 100, .rewarmed_min = 60, .rewarm_seconds = 0.2};
+  const trust_note checked = analyze_run(run_with(r)).workloads[0].trust;
+  EXPECT_NE(checked.text.find("ran 50% below every one of the 4 blocks after a gap, and a block "
+                              "after 200 ms of re-warming ran 40% below the block before it (a "
+                              "branch predictor"),
+            std::string::npos)
+      << checked.text;
+  // A check that ran both its blocks alike: no learning is named.
+  r.prepared->learning_check->rewarmed_min = 100;
+  const trust_note refuted = analyze_run(run_with(r)).workloads[0].trust;
+  EXPECT_EQ(refuted.text.find("speeds up with repetition"), std::string::npos) << refuted.text;
 }
 
 TEST(JudgeTrust, SaysFailedInterruptedOrTooFewBeforeAnythingElse) {

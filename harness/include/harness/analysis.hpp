@@ -70,6 +70,10 @@ struct learning_finding {
   // Which way it was seen: blocks falling in kLearningShare of the examined, or else a first
   // block kLearningMinFirstLead below all of them.
   bool falling = false;
+  // Seen by the first block: 1 - the re-warmed block's minimum / the plain block's in the
+  // phase's learning check (run_results.hpp: learning_check_result), at least
+  // kLearningCheckShare of first_block_lead; nullopt when the phase ran no check.
+  std::optional<double> rewarm_lead;
 };
 // A block's first sample counts as high when it lies this much above the median of the block's
 // last half and above every sample of it: host noise hits a block's first sample as often as any
@@ -84,9 +88,18 @@ inline constexpr double kLearningShare = 0.75;
 // blocks after a gap. Measured at defaults, 10 processes each (docs/floor.md, "A workload that
 // learns"): on a 2596 MHz AMD host (2026-12-02) the branchy sum's first block 35-55% below every
 // later one; on a 2096 MHz AMD host (2026-12-04) 17-22%, and the fresh-input sum and xor_loop
-// there at most 1% below (36 processes). The gap waits for the host's full speed, so a slow host
-// does not make the later blocks slower than the first.
+// there at most 1% below (36 processes). A host that slows the workload for seconds after the
+// first block, unseen by the gap's reference loop, gives deterministic work such a lead too: the
+// learning check tells the two apart (kLearningCheckShare).
 inline constexpr double kLearningMinFirstLead = 0.1;
+// A first block that far below the rest is the learning only when the phase's learning check
+// agrees: its re-warmed block at least this share of first_block_lead below the plain block
+// before it. A host that slowed the workload for seconds after the first block gave leads of
+// 11-35% to deterministic work (xor_loop, 4 of 10 processes on a 2096 MHz AMD host on
+// 2026-12-06, docs/floor.md); a host that stays slow runs the check's two blocks alike.
+inline constexpr double kLearningCheckShare = 0.5;
+// The check's blocks are as long as the phase's first, within [kLearningMinBlockSamples, this].
+inline constexpr std::size_t kLearningCheckMaxSamples = 32;
 // The pattern in a phase's blocks; nullopt when it is not there (or too few blocks show it).
 std::optional<learning_finding> detect_learning(const phase_result& phase);
 

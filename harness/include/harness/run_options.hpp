@@ -46,6 +46,11 @@ struct sampler_settings {
   // bytes) forgets it in the gap, and its blocks would each start untrained while the first,
   // right after the warmup, did not. 0: no re-warming. (docs/floor.md, "A workload that learns")
   std::chrono::milliseconds block_rewarm{0};
+  // When the prepared blocks show only a first block far below the rest (analysis.hpp:
+  // learning_finding), the workload runs this long between the two blocks of the learning check
+  // (run_results.hpp: learning_check). 100 ms brought a branchy sum's re-warmed blocks within 20%
+  // of its first in 8 of 10 processes (docs/floor.md). 0: no check.
+  std::chrono::milliseconds learning_check_rewarm{200};
   // With `--samples auto`, a block holds this many samples or a quarter of those taken so far,
   // whichever is more, so the checks (O(n log n) each) cost a small multiple of one summary.
   std::size_t auto_block_samples = 20;

@@ -124,6 +124,18 @@ struct counter_series {
   bool phase_total_scaled = false;
 };
 
+// The check a prepared phase runs when its first block, right after the warmup, lies far below
+// every block after a gap (analysis.hpp: learning_finding): a workload that learns its input, or a
+// host that slowed after that block? After a gap as the blocks', a block of samples, then the
+// workload run for `rewarm_seconds`, then another block. A workload that learns runs the second
+// well below the first, as the first block ran below the rest; a host that slowed runs both alike.
+struct learning_check_result {
+  std::size_t samples = 0;    // in each of the two blocks
+  double plain_min = 0;       // ticks per call: the lowest sample of the block after the gap
+  double rewarmed_min = 0;    // the lowest of the block after the re-warm
+  double rewarm_seconds = 0;  // how long the workload ran between them, on the sampling clock
+};
+
 struct phase_result {
   phase_kind kind = phase_kind::prepared;
   // Ticks per call after the overhead: (raw - overhead) / batch, in sampling order. Raw ticks are
@@ -154,6 +166,9 @@ struct phase_result {
   // The CPU counters that opened (workload_result::counters says which were asked for and why
   // the others did not), one series each in cpu_counter order; empty when none were read.
   std::vector<counter_series> counters;
+  // Run when the blocks suggested a workload that learns by its first block alone; its samples
+  // are not in `values`.
+  std::optional<learning_check_result> learning_check;
 
   std::uint64_t raw(std::size_t i) const noexcept;
   // The block sample i was taken in, 0-based; blocks.size() when there are no blocks.

@@ -56,6 +56,12 @@ std::optional<learning_finding> detect_learning(const phase_result& p) {
   f.falling = static_cast<double>(f.blocks_falling) >=
               kLearningShare * static_cast<double>(f.blocks_examined);
   if (!f.falling && f.first_block_lead < kLearningMinFirstLead) return std::nullopt;
+  if (!f.falling && p.learning_check) {
+    const learning_check_result& c = *p.learning_check;
+    const double lead = c.plain_min > 0 ? 1 - c.rewarmed_min / c.plain_min : 0;
+    if (!(lead >= kLearningCheckShare * f.first_block_lead)) return std::nullopt;
+    f.rewarm_lead = lead;
+  }
   std::sort(drops.begin(), drops.end());
   if (!drops.empty()) f.median_drop = *stats::median_sorted(drops);
   return f;
@@ -136,8 +142,14 @@ trust_note judge_trust(const workload_analysis& w, const run_report& run) {
                                 l.blocks_falling, l.blocks_examined, percent_text(l.median_drop, 0))
                   : fmt::format(
                         "the first block, right after the warmup, ran {} below every one "
-                        "of the {} blocks after a gap",
-                        percent_text(l.first_block_lead, 0), l.blocks_examined);
+                        "of the {} blocks after a gap{}",
+                        percent_text(l.first_block_lead, 0), l.blocks_examined,
+                        l.rewarm_lead && p.learning_check
+                            ? fmt::format(", and a block after {:.0f} ms of re-warming ran {} "
+                                          "below the block before it",
+                                          p.learning_check->rewarm_seconds * 1e3,
+                                          percent_text(*l.rewarm_lead, 0))
+                            : "");
     t.text = fmt::format(
         "the workload speeds up with repetition: {} (a branch predictor or cache trained by the "
         "same input, or a CPU that runs code faster once it has run it a while). The trained "

@@ -8,12 +8,14 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <thread>
 #include <vector>
 
 #include "base/numbers.hpp"
 #include "experiment/sampler.hpp"
+#include "harness/analysis.hpp"
 #include "harness/duration.hpp"
 #include "harness/log.hpp"
 #include "harness/statistics.hpp"
@@ -186,6 +188,59 @@ floor_check check_blocks(const phase_result& phase, const phase_plan& plan, std:
     context.fastest_reference_remembered = false;
   }
   return check_floor(views, context, tuning.floor);
+}
+
+// The learning check (run_results.hpp: learning_check_result), after the phase's blocks: a gap as
+// theirs, a block as long as the first, the workload re-warmed, another block. Its samples are
+// not the phase's; a real-time sampler pauses through it as through the blocks. nullopt when
+// interrupted.
+std::optional<learning_check_result> check_learning(const phase_plan& plan,
+                                                    const live_workload& workload,
+                                                    phase_result& phase,
+                                                    const sampler_settings& tuning,
+                                                    const clock_source& clock,
+                                                    std::uint64_t gap_ticks, hold_guard& hold) {
+  learning_check_result check;
+  check.samples = std::clamp<std::size_t>(phase.blocks.front().count, kLearningMinBlockSamples,
+                                          kLearningCheckMaxSamples);
+  std::uint64_t iterations = 0;
+  const auto block_min = [&] {
+    double lowest = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < check.samples && stop_signal() == 0; ++k) {
+      std::uint64_t raw = 0;
+      try {
+        raw = timed_sample(workload.session, clock, plan.batch, iterations);
+      } catch (workload_threw& e) {
+        e.at_sample(phase.values.size() + 1, phase.blocks.size() + 1);
+        throw;
+      }
+      lowest = std::min(lowest, (static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
+                                    static_cast<double>(plan.batch));
+      phase.realtime_pauses += hold.between_samples() ? 1 : 0;
+    }
+    return lowest;
+  };
+  const std::uint64_t gap_begin = clock.now();
+  while (stop_signal() == 0 && clock.now() - gap_begin < gap_ticks) {
+    (void)reference_run(clock, tuning.reference_iterations);
+    phase.realtime_pauses += hold.between_samples() ? 1 : 0;
+  }
+  check.plain_min = block_min();
+  const std::uint64_t rewarm_begin = clock.now();
+  const std::uint64_t rewarm_ticks = seconds_to_ticks(tuning.learning_check_rewarm, clock);
+  while (stop_signal() == 0 && clock.now() - rewarm_begin < rewarm_ticks) {
+    try {
+      (void)timed_sample(workload.session, clock, plan.batch, iterations);
+    } catch (workload_threw& e) {
+      e.at_sample(phase.values.size() + 1, phase.blocks.size() + 1);
+      throw;
+    }
+    phase.realtime_pauses += hold.between_samples() ? 1 : 0;
+  }
+  check.rewarm_seconds = clock.to_seconds(clock.now() - rewarm_begin);
+  check.rewarmed_min = block_min();
+  if (stop_signal() != 0) return std::nullopt;
+  return check;
 }
 
 }  // namespace
@@ -393,6 +448,14 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
   phase.counters = counting.finish();
   phase.reference_best = gap_best;  // the blocks' runs join it
   classify_host_slowdowns(phase, refs, tuning.host_slowdown_factor);
+  // A first block far below the rest, and nothing else: learning, or a host that slowed after it?
+  if (plan.kind == phase_kind::prepared && phase.stopped_by != stop_reason::interrupted &&
+      tuning.block_rewarm.count() == 0 && tuning.learning_check_rewarm.count() > 0 &&
+      !phase.blocks.empty()) {
+    const std::optional<learning_finding> seen = detect_learning(phase);
+    if (seen && !seen->falling)
+      phase.learning_check = check_learning(plan, workload, phase, tuning, clock, gap_ticks, hold);
+  }
   if (!phase.blocks.empty()) phase.floor = check_blocks(phase, plan, phase.reference_best, tuning);
   return phase;
 }

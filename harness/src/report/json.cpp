@@ -144,12 +144,21 @@ json phase_json(const phase_result& p, const phase_analysis& a, double slowdown_
     j["elapsed_seconds"] = p.elapsed_seconds;
     j["blocks"] = blocks_json(p);
     j["floor"] = p.floor ? floor_json(*p.floor) : json(nullptr);
-    j["learning"] = a.learning ? json{{"blocks_examined", a.learning->blocks_examined},
-                                      {"blocks_falling", a.learning->blocks_falling},
-                                      {"median_drop", a.learning->median_drop},
-                                      {"first_block_lead", a.learning->first_block_lead},
-                                      {"falling", a.learning->falling}}
-                               : json(nullptr);
+    j["learning"] =
+        a.learning ? json{{"blocks_examined", a.learning->blocks_examined},
+                          {"blocks_falling", a.learning->blocks_falling},
+                          {"median_drop", a.learning->median_drop},
+                          {"first_block_lead", a.learning->first_block_lead},
+                          {"falling", a.learning->falling},
+                          {"rewarm_lead", a.learning->rewarm_lead ? json(*a.learning->rewarm_lead)
+                                                                  : json(nullptr)}}
+                   : json(nullptr);
+    j["learning_check"] = p.learning_check
+                              ? json{{"samples", p.learning_check->samples},
+                                     {"plain_min_ticks", p.learning_check->plain_min},
+                                     {"rewarmed_min_ticks", p.learning_check->rewarmed_min},
+                                     {"rewarm_seconds", p.learning_check->rewarm_seconds}}
+                              : json(nullptr);
   }
   return j;
 }
