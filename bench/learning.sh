@@ -117,7 +117,7 @@ for kind, _ in kinds:
           f"{statistics.mean(r['wall'] for r in runs):>7.2f}")
 print(f"\nclock: {rows['short'][0]['clock']}; named: the trust line says the workload speeds up with "
       "repetition; checked: its first block alone lay far below the rest, so the learning check ran "
-      "(a block after a gap against one after 200 ms of the workload); refuted: the check ran and "
+      "(a block after a gap against one after 500 ms of the workload); refuted: the check ran and "
       "its re-warmed block was not faster enough, so no learning was named; agree: two prepared "
       "blocks' minimums within the floor's tolerance; confirmed: the floor's verdict (it also asks "
       "the blocks to be 100 ms apart, the reference loop at its fastest, the floor not above the "

@@ -372,7 +372,7 @@ TEST(RunnerFloor, AFirstBlockFarBelowTheRestIsCheckedByReWarmingTheWorkload) {
   EXPECT_DOUBLE_EQ(p.floor->block_minimums[0], kCost / 2);
   EXPECT_DOUBLE_EQ(p.floor->block_minimums[1], kCost);
   ASSERT_TRUE(p.learning_check.has_value());
-  EXPECT_EQ(p.learning_check->samples, 4u);
+  EXPECT_EQ(p.learning_check->samples, 8u);  // the first block's 4, raised to 8
   EXPECT_DOUBLE_EQ(p.learning_check->plain_min, kCost);
   EXPECT_DOUBLE_EQ(p.learning_check->rewarmed_min, kCost / 2);
   EXPECT_GE(p.learning_check->rewarm_seconds, 0.002);

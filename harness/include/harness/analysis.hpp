@@ -98,7 +98,10 @@ inline constexpr double kLearningMinFirstLead = 0.1;
 // 11-35% to deterministic work (xor_loop, 4 of 10 processes on a 2096 MHz AMD host on
 // 2026-12-06, docs/floor.md); a host that stays slow runs the check's two blocks alike.
 inline constexpr double kLearningCheckShare = 0.5;
-// The check's blocks are as long as the phase's first, within [kLearningMinBlockSamples, this].
+// The check's blocks are as long as the phase's first, within these: a minimum of 4 samples
+// moved by 8% between two blocks of deterministic work on a busy host; a workload that learns
+// takes hundreds of ms to, so a longer plain block stays untrained.
+inline constexpr std::size_t kLearningCheckMinSamples = 8;
 inline constexpr std::size_t kLearningCheckMaxSamples = 32;
 // The pattern in a phase's blocks; nullopt when it is not there (or too few blocks show it).
 std::optional<learning_finding> detect_learning(const phase_result& phase);

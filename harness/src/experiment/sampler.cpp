@@ -201,7 +201,7 @@ std::optional<learning_check_result> check_learning(const phase_plan& plan,
                                                     const clock_source& clock,
                                                     std::uint64_t gap_ticks, hold_guard& hold) {
   learning_check_result check;
-  check.samples = std::clamp<std::size_t>(phase.blocks.front().count, kLearningMinBlockSamples,
+  check.samples = std::clamp<std::size_t>(phase.blocks.front().count, kLearningCheckMinSamples,
                                           kLearningCheckMaxSamples);
   std::uint64_t iterations = 0;
   const auto block_min = [&] {
