@@ -190,6 +190,26 @@ floor_check check_blocks(const phase_result& phase, const phase_plan& plan, std:
   return check_floor(views, context, tuning.floor);
 }
 
+// The workload run untimed for `length` (the blocks' re-warm, the learning check's), a real-time
+// sampler pausing as between samples; what it throws is placed at the phase's next sample, in
+// `block` (1-based). Returns how long it ran, on the sampling clock.
+double rewarm(const phase_plan& plan, const live_workload& workload, const clock_source& clock,
+              std::chrono::milliseconds length, std::uint64_t& iterations, phase_result& phase,
+              hold_guard& hold, std::size_t block) {
+  const std::uint64_t begin = clock.now();
+  const std::uint64_t ticks = seconds_to_ticks(length, clock);
+  while (stop_signal() == 0 && clock.now() - begin < ticks) {
+    try {
+      (void)timed_sample(workload.session, clock, plan.batch, iterations);
+    } catch (workload_threw& e) {
+      e.at_sample(phase.values.size() + 1, block);
+      throw;
+    }
+    phase.realtime_pauses += hold.between_samples() ? 1 : 0;
+  }
+  return clock.to_seconds(clock.now() - begin);
+}
+
 // The learning check (run_results.hpp: learning_check_result), after the phase's blocks: a gap as
 // theirs, a block as long as the first, the workload re-warmed, another block. Its samples are
 // not the phase's; a real-time sampler pauses through it as through the blocks. nullopt when
@@ -226,18 +246,8 @@ std::optional<learning_check_result> check_learning(const phase_plan& plan,
     phase.realtime_pauses += hold.between_samples() ? 1 : 0;
   }
   check.plain_min = block_min();
-  const std::uint64_t rewarm_begin = clock.now();
-  const std::uint64_t rewarm_ticks = seconds_to_ticks(tuning.learning_check_rewarm, clock);
-  while (stop_signal() == 0 && clock.now() - rewarm_begin < rewarm_ticks) {
-    try {
-      (void)timed_sample(workload.session, clock, plan.batch, iterations);
-    } catch (workload_threw& e) {
-      e.at_sample(phase.values.size() + 1, phase.blocks.size() + 1);
-      throw;
-    }
-    phase.realtime_pauses += hold.between_samples() ? 1 : 0;
-  }
-  check.rewarm_seconds = clock.to_seconds(clock.now() - rewarm_begin);
+  check.rewarm_seconds = rewarm(plan, workload, clock, tuning.learning_check_rewarm, iterations,
+                                phase, hold, phase.blocks.size() + 1);
   check.rewarmed_min = block_min();
   if (stop_signal() != 0) return std::nullopt;
   return check;
@@ -338,18 +348,8 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
       }
     }
     // The prepared blocks after the first begin as the first did, right after warm calls.
-    if (b > 0 && plan.kind == phase_kind::prepared && tuning.block_rewarm.count() > 0) {
-      const std::uint64_t rewarm_begin = clock.now();
-      const std::uint64_t rewarm_ticks = seconds_to_ticks(tuning.block_rewarm, clock);
-      while (stop_signal() == 0 && clock.now() - rewarm_begin < rewarm_ticks) {
-        try {
-          (void)timed_sample(workload.session, clock, plan.batch, iterations);
-        } catch (workload_threw& e) {
-          e.at_sample(phase.values.size() + 1, b + 1);
-          throw;
-        }
-      }
-    }
+    if (b > 0 && plan.kind == phase_kind::prepared && tuning.block_rewarm.count() > 0)
+      (void)rewarm(plan, workload, clock, tuning.block_rewarm, iterations, phase, hold, b + 1);
     if (interrupted()) break;
     // The time ran out while the gap waited for full speed: a block begun now would hold one
     // sample, taken at a speed the gap never saw.
