@@ -13,8 +13,9 @@
 #                        deterministic work in samples as long as the fresh built-in's. When these
 #                        blocks do not agree, the host disturbs every sample of that length, and no
 #                        workload sampled that long can agree there either.
-# and prints per kind: how often the learning was named, the learning check ran and refuted it, blocks agreed, the floor was confirmed;
-# the floors; the sample length; the wall time. Every figure is measured in this run.
+# and prints per kind: how often the learning was named, the learning check ran and refuted it,
+# blocks agreed, the floor was confirmed; the floors; the sample length; the wall time. Every
+# figure is measured in this run.
 #
 #   bench/learning.sh [--harness PATH] [-n N] [--keep DIR] [-- HARNESS OPTIONS...]
 # Everything after -- goes to every process. Needs python3.
