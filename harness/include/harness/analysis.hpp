@@ -99,8 +99,8 @@ inline constexpr double kLearningMinFirstLead = 0.1;
 // 2026-12-06, docs/floor.md); a host that stays slow runs the check's two blocks alike.
 inline constexpr double kLearningCheckShare = 0.5;
 // The check's blocks are as long as the phase's first, within these: a minimum of 4 samples
-// moved by 8% between two blocks of deterministic work on a busy host; a workload that learns
-// takes hundreds of ms to, so a longer plain block stays untrained.
+// moved by 8% between two blocks of deterministic work on a busy host, and a workload that
+// learns needs hundreds of ms of repetition, so a plain block of 8-32 samples stays untrained.
 inline constexpr std::size_t kLearningCheckMinSamples = 8;
 inline constexpr std::size_t kLearningCheckMaxSamples = 32;
 // The pattern in a phase's blocks; nullopt when it is not there (or too few blocks show it).
