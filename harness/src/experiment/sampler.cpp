@@ -190,23 +190,38 @@ floor_check check_blocks(const phase_result& phase, const phase_plan& plan, std:
   return check_floor(views, context, tuning.floor);
 }
 
-// The workload run untimed for `length` (the blocks' re-warm, the learning check's), a real-time
-// sampler pausing as between samples; what it throws is placed at the phase's next sample, in
-// `block` (1-based). Returns how long it ran, on the sampling clock.
+// One sample outside the phase's own (a re-warm's, the learning check's), a real-time sampler
+// pausing after it as after the phase's: its raw ticks. What the workload throws is placed at the
+// phase's next sample, in `block` (1-based).
+std::uint64_t extra_sample(const phase_plan& plan, const live_workload& workload,
+                           const clock_source& clock, std::uint64_t& iterations,
+                           phase_result& phase, hold_guard& hold, std::size_t block) {
+  std::uint64_t raw = 0;
+  try {
+    raw = timed_sample(workload.session, clock, plan.batch, iterations);
+  } catch (workload_threw& e) {
+    e.at_sample(phase.values.size() + 1, block);
+    throw;
+  }
+  phase.realtime_pauses += hold.between_samples() ? 1 : 0;
+  return raw;
+}
+
+// A raw sample's ticks per call, the overhead taken off.
+double per_call(std::uint64_t raw, const phase_plan& plan) {
+  return (static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
+         static_cast<double>(plan.batch);
+}
+
+// The workload run untimed for `length` (the blocks' re-warm, the learning check's), in `block`
+// (extra_sample). Returns how long it ran, on the sampling clock.
 double rewarm(const phase_plan& plan, const live_workload& workload, const clock_source& clock,
               std::chrono::milliseconds length, std::uint64_t& iterations, phase_result& phase,
               hold_guard& hold, std::size_t block) {
   const std::uint64_t begin = clock.now();
   const std::uint64_t ticks = seconds_to_ticks(length, clock);
-  while (stop_signal() == 0 && clock.now() - begin < ticks) {
-    try {
-      (void)timed_sample(workload.session, clock, plan.batch, iterations);
-    } catch (workload_threw& e) {
-      e.at_sample(phase.values.size() + 1, block);
-      throw;
-    }
-    phase.realtime_pauses += hold.between_samples() ? 1 : 0;
-  }
+  while (stop_signal() == 0 && clock.now() - begin < ticks)
+    (void)extra_sample(plan, workload, clock, iterations, phase, hold, block);
   return clock.to_seconds(clock.now() - begin);
 }
 
@@ -224,20 +239,13 @@ std::optional<learning_check_result> check_learning(const phase_plan& plan,
   check.samples = std::clamp<std::size_t>(phase.blocks.front().count, kLearningCheckMinSamples,
                                           kLearningCheckMaxSamples);
   std::uint64_t iterations = 0;
+  const std::size_t block = phase.blocks.size() + 1;
   const auto block_min = [&] {
     double lowest = std::numeric_limits<double>::infinity();
-    for (std::size_t k = 0; k < check.samples && stop_signal() == 0; ++k) {
-      std::uint64_t raw = 0;
-      try {
-        raw = timed_sample(workload.session, clock, plan.batch, iterations);
-      } catch (workload_threw& e) {
-        e.at_sample(phase.values.size() + 1, phase.blocks.size() + 1);
-        throw;
-      }
-      lowest = std::min(lowest, (static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
-                                    static_cast<double>(plan.batch));
-      phase.realtime_pauses += hold.between_samples() ? 1 : 0;
-    }
+    for (std::size_t k = 0; k < check.samples && stop_signal() == 0; ++k)
+      lowest = std::min(
+          lowest,
+          per_call(extra_sample(plan, workload, clock, iterations, phase, hold, block), plan));
     return lowest;
   };
   const std::uint64_t gap_begin = clock.now();
@@ -246,8 +254,8 @@ std::optional<learning_check_result> check_learning(const phase_plan& plan,
     phase.realtime_pauses += hold.between_samples() ? 1 : 0;
   }
   check.plain_min = block_min();
-  check.rewarm_seconds = rewarm(plan, workload, clock, tuning.learning_check_rewarm, iterations,
-                                phase, hold, phase.blocks.size() + 1);
+  check.rewarm_seconds =
+      rewarm(plan, workload, clock, tuning.learning_check_rewarm, iterations, phase, hold, block);
   check.rewarmed_min = block_min();
   if (stop_signal() != 0) return std::nullopt;
   return check;
@@ -384,8 +392,7 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
       if (count_switches)
         phase.context_switch.push_back(*os.involuntary_switches() != switches_before);
       if (read_cpu) phase.cpu.push_back(os.current_cpu().value_or(-1));
-      phase.values.push_back((static_cast<double>(raw) - static_cast<double>(plan.overhead)) /
-                             static_cast<double>(plan.batch));
+      phase.values.push_back(per_call(raw, plan));
       if (counts != nullptr) counts->record();
       // A mark that sampling is under way (the stage's announcement comes before it): a signal
       // sent after it interrupts the samples, which the end-to-end test relies on.
