@@ -58,8 +58,9 @@ std::chrono::nanoseconds parse_duration(std::string_view text, std::string_view 
   for (const unit& u : kUnits) {
     if (suffix == u.suffix) {
       const double ns = value * u.nanoseconds;
+      // The int64 maximum, 2^63 - 1, is 2^63 as a double: a count that reaches it does not fit.
       if (!std::isfinite(ns) ||
-          ns > static_cast<double>(std::numeric_limits<std::int64_t>::max())) {
+          ns >= static_cast<double>(std::numeric_limits<std::int64_t>::max())) {
         reject(text, what, zero_disables, "it is too large");
       }
       return std::chrono::nanoseconds{static_cast<std::int64_t>(std::llround(ns))};
