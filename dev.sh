@@ -105,12 +105,13 @@ configure_and_build() {
 }
 
 # The fuzz build (clang, the library instrumented for libFuzzer, ASan+UBSan) and its targets,
-# each fuzz test set to run SECONDS; then any further TARGETs of that tree. The same tree is the
+# each fuzz test set to run SECONDS from libFuzzer's SEED (0: a new seed each run); then any
+# further TARGETs of that tree. The same tree is the
 # sanitizer build of the suite: the unit tests and the binary linked without libFuzzer's runtime
 # (tests/CMakeLists.txt: sanitized_tests), so the library is compiled once for both.
-configure_fuzz() {  # configure_fuzz SECONDS OPTIMIZE [TARGET...]
-  local fuzz=$build-fuzz seconds=$1 optimize=$2
-  shift 2
+configure_fuzz() {  # configure_fuzz SECONDS OPTIMIZE SEED [TARGET...]
+  local fuzz=$build-fuzz seconds=$1 optimize=$2 seed=$3
+  shift 3
   # Line tables only (a sanitizer's report names file and line), and OPTIMIZE: -O1 for a long
   # fuzz run, OSS-Fuzz's choice; the suite's -O0 compiles the library three times faster than
   # -O2 -g (analysis/: 15 s of CPU against 47 s) for its bounded runs and sanitized tests.
@@ -118,7 +119,8 @@ configure_fuzz() {  # configure_fuzz SECONDS OPTIMIZE [TARGET...]
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$optimize -gline-tables-only -DNDEBUG" \
     -DHARNESS_WERROR=ON -DHARNESS_BUILD_EXAMPLES=OFF -DHARNESS_BUILD_BENCHMARKS=OFF \
-    -DHARNESS_BUILD_TESTS=ON -DHARNESS_INSTALL=OFF -DHARNESS_FUZZ_SECONDS="$seconds" >/dev/null
+    -DHARNESS_BUILD_TESTS=ON -DHARNESS_INSTALL=OFF -DHARNESS_FUZZ_SECONDS="$seconds" \
+    -DHARNESS_FUZZ_SEED="$seed" >/dev/null
   cmake --build "$fuzz" -j "$jobs" --target harness_fuzzers "$@"
 }
 
@@ -158,7 +160,9 @@ case "$cmd" in
     # first error ends the process with SIGABRT (halt_on_error, abort_on_error: no exit code a
     # test could take for one of ours; UBSan too, -fno-sanitize-recover=all), and LeakSanitizer is
     # on: a leak is a bug to fix, not to suppress.
-    configure_fuzz 8 -O0 sanitized_tests
+    # The suite's fuzz runs start from one fixed seed, so a clean clone's run tries the same
+    # inputs each time (as far as 8 s reach); `./dev.sh fuzz` explores from a new seed each run.
+    configure_fuzz 8 -O0 1 sanitized_tests
     ctest --test-dir "$build-fuzz" -L fuzz --output-on-failure -j "$(nproc)"
     ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1 \
       UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
@@ -181,7 +185,7 @@ case "$cmd" in
     esac
     [ "$seconds" -gt 0 ] 2>/dev/null || { echo "dev.sh fuzz: '$spec' is not a positive duration" >&2; exit 2; }
     install_missing "${run_packages[@]}" "${test_packages[@]}"
-    configure_fuzz "$seconds" -O1
+    configure_fuzz "$seconds" -O1 0
     ctest --test-dir "$build-fuzz" -L fuzz --output-on-failure --timeout $((seconds + 600))
     ;;
   *)
