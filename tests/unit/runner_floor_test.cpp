@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 
+#include "experiment/sampler.hpp"
 #include "fakes.hpp"
 #include "harness/analysis.hpp"
 #include "harness/runner.hpp"
@@ -315,6 +317,19 @@ TEST(RunnerFloor, TheWarmupReadsTheHostsSpeedToo) {
   EXPECT_EQ(r.warmup.calls, 47u);
   EXPECT_EQ(r.warmup.elapsed, std::chrono::microseconds(47 * 107));
   EXPECT_EQ(r.warmup.reference_best, kStep);  // a reference run is one clock step here
+}
+
+// The longest duration a user may give (parse_duration: under 2^63 ns) is 2.8e19 ticks at 3 GHz,
+// past 2^64: the warmup and the --max-time take it as the most ticks there are. (Converted out of
+// range, a warmup of 9223372036 s ended at once at 2.1 GHz.)
+TEST(RunnerFloor, ALengthPast64BitsOfTicksIsTheMostTheyHold) {
+  const stepping_clock clock(kStep, 3e9);
+  EXPECT_EQ(detail::seconds_to_ticks(std::chrono::seconds(2), clock), 6'000'000'000u);
+  EXPECT_EQ(detail::seconds_to_ticks(std::chrono::nanoseconds(9'223'372'036'854'774'784), clock),
+            std::numeric_limits<std::uint64_t>::max());
+  const std::uint64_t under = detail::seconds_to_ticks(std::chrono::seconds(6'000'000'000), clock);
+  EXPECT_GT(under, 17'999'999'000'000'000'000u);
+  EXPECT_LT(under, std::numeric_limits<std::uint64_t>::max());
 }
 
 TEST(RunnerFloor, OneBlockAskedForTakesNoMore) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "experiment/sampler.hpp"
 #include "harness/ab.hpp"
 #include "harness/clock_survey.hpp"
 #include "harness/duration.hpp"
@@ -72,7 +73,7 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
   pair.overhead_a = a.measure_overhead(tuning.overhead_samples);
   pair.overhead_b = b.measure_overhead(tuning.overhead_samples);
   const auto ns_to_ticks = [&](std::uint64_t ns) {
-    return static_cast<std::uint64_t>(static_cast<double>(ns) * 1e-9 * pair.a.ticks_per_second);
+    return detail::ticks_or_most(static_cast<double>(ns) * 1e-9 * pair.a.ticks_per_second);
   };
   // A side's workload may declare longer samples (workload::min_sample_time): both sides take
   // the longer, as they take one batch.

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -122,9 +123,16 @@ inline std::uint64_t reference_run(const clock_source& clock, std::uint32_t iter
   return run_probe(probe_kind::multiply_chain, clock, iterations);
 }
 
+// A non-negative count of ticks as a whole number; past what 64 bits hold (a length of about 280
+// years at 2 GHz) the most they hold, not a conversion out of range.
+inline std::uint64_t ticks_or_most(double ticks) {
+  constexpr double kPastMost = 18446744073709551616.0;  // 2^64
+  return ticks >= kPastMost ? std::numeric_limits<std::uint64_t>::max()
+                            : static_cast<std::uint64_t>(ticks);
+}
+
 inline std::uint64_t seconds_to_ticks(std::chrono::nanoseconds d, const clock_source& clock) {
-  return static_cast<std::uint64_t>(static_cast<double>(d.count()) * 1e-9 *
-                                    clock.ticks_per_second());
+  return ticks_or_most(static_cast<double>(d.count()) * 1e-9 * clock.ticks_per_second());
 }
 
 struct phase_plan {
