@@ -345,6 +345,10 @@ bad ab-gate-word "--fail-if-slower: invalid value 'much'" -- \
   ab --fail-if-slower much xor_loop/10 xor_loop/20
 bad ab-order "--order: invalid value 'abba': expected alternate or random" -- \
   ab --order abba xor_loop/10 xor_loop/20
+bad ab-seed-negative "--seed: invalid value '-1': expected a whole number from 0 to" -- \
+  ab --order random --seed -1 xor_loop/10 xor_loop/20
+bad ab-seed-too-large "--seed: invalid value '18446744073709551616'" -- \
+  ab --order random --seed 18446744073709551616 xor_loop/10 xor_loop/20
 bad ab-max-time-zero "--max-time: invalid value '0'" -- ab --max-time 0 xor_loop/10 xor_loop/20
 bad ab-warmup-word "--warmup: invalid duration 'long'" -- ab --warmup long xor_loop/10 xor_loop/20
 bad ab-batch-zero "--batch: invalid value '0'" -- ab --batch 0 xor_loop/10 xor_loop/20

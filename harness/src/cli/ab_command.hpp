@@ -69,7 +69,7 @@ struct ab_flags {
   std::string threshold = "0.5%";
   std::string fail_if_slower;
   std::string order = "alternate";
-  std::uint64_t seed = 1;
+  std::string seed = "1";
   int cpu = -1;
   CLI::Option* cpu_option = nullptr;
   bool no_pin = false;
