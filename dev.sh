@@ -106,9 +106,9 @@ configure_and_build() {
 
 # The fuzz build (clang, the library instrumented for libFuzzer, ASan+UBSan) and its targets,
 # each fuzz test set to run SECONDS from libFuzzer's SEED (0: a new seed each run); then any
-# further TARGETs of that tree. The same tree is the
-# sanitizer build of the suite: the unit tests and the binary linked without libFuzzer's runtime
-# (tests/CMakeLists.txt: sanitized_tests), so the library is compiled once for both.
+# further TARGETs of that tree. The same tree is the sanitizer build of the suite: the unit tests
+# and the binary linked without libFuzzer's runtime (tests/CMakeLists.txt: sanitized_tests), so
+# the library is compiled once for both.
 configure_fuzz() {  # configure_fuzz SECONDS OPTIMIZE SEED [TARGET...]
   local fuzz=$build-fuzz seconds=$1 optimize=$2 seed=$3
   shift 3
