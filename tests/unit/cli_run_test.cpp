@@ -61,6 +61,21 @@ TEST(CliRun, FromTheCommandLineToTheReportOnAFakeMachine) {
   EXPECT_EQ(m.os.nice, 0);
 }
 
+// Fewer samples than --blocks: the phase takes one block a sample, and the header says so (it
+// said "3 in 5 blocks").
+TEST(CliRun, TheHeaderGivesTheBlocksTheSamplesFill) {
+  fake_machine m;
+  const auto r = run(m, {"-w", "exact", "-n", "3", "--warmup", "0", "--no-history", "--detail"});
+  ASSERT_EQ(r.code, exit_ok) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("samples per phase: 3 in 3 blocks (the prepared phase takes more"));
+  EXPECT_THAT(r.out, HasSubstr("  baseline: 3 samples in 3 blocks unprepared"));
+  fake_machine one;
+  const auto single =
+      run(one, {"-w", "exact", "-n", "1", "--warmup", "0", "--no-history", "--detail"});
+  ASSERT_EQ(single.code, exit_ok) << single.err;
+  EXPECT_THAT(single.out, HasSubstr("samples per phase: 1 in 1 block (the prepared phase takes"));
+}
+
 TEST(CliRun, TheJsonReportOnAFakeMachine) {
   fake_machine m;
   const auto r = run(m, {"-w", "exact", "-n", "6", "--warmup", "0", "--no-history", "--no-baseline",

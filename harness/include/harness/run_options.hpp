@@ -4,6 +4,7 @@
 // it.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -124,6 +125,12 @@ struct run_options {
   progress_callback progress;  // empty: no progress is reported and none is tracked
   floor_memory memory;
   sampler_settings tuning;
+
+  // The blocks a phase plans: `blocks`, and with a fixed count never more than its samples.
+  std::size_t planned_blocks() const noexcept {
+    return auto_samples ? std::max<std::size_t>(blocks, 1)
+                        : std::clamp<std::size_t>(blocks, 1, std::max<std::size_t>(samples, 1));
+  }
 };
 
 }  // namespace harness

@@ -277,9 +277,7 @@ phase_result sample_phase(const phase_plan& plan, const live_workload& workload,
 
   // Memory stays bounded however long the blocks go on.
   const std::size_t limit = tuning.auto_max_samples;
-  const std::size_t planned_blocks =
-      options.auto_samples ? std::max<std::size_t>(options.blocks, 1)
-                           : std::clamp<std::size_t>(options.blocks, 1, options.samples);
+  const std::size_t planned_blocks = options.planned_blocks();
   // A fixed count splits evenly: the first blocks take one more when it does not divide.
   const auto fixed_block_size = [&](std::size_t b) {
     const std::size_t base = options.samples / planned_blocks;

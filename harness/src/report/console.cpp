@@ -336,9 +336,9 @@ void print_console_report(std::ostream& out, const report_model& model,
                                  format_duration(o.max_time, micro_spelling_for(style.unicode)))
                : o.blocks == 1
                    ? fmt::format("{} in one block", o.samples)
-                   : fmt::format("{} in {} blocks (the prepared phase takes more, for up "
+                   : fmt::format("{} in {} block{} (the prepared phase takes more, for up "
                                  "to {} in all, until its floor is confirmed)",
-                                 o.samples, o.blocks,
+                                 o.samples, o.planned_blocks(), o.planned_blocks() == 1 ? "" : "s",
                                  format_duration(o.max_time, micro_spelling_for(style.unicode))),
                format_duration(o.warmup, micro_spelling_for(style.unicode)),
                platform::to_string(o.priority),
