@@ -6,12 +6,10 @@
 #include <fmt/ostream.h>
 #include <CLI/CLI.hpp>
 
-#include <charconv>
 #include <csignal>
 #include <iostream>
 #include <memory>
 #include <sstream>
-#include <system_error>
 
 #include "ab/local_side.hpp"
 #include "ab_command.hpp"
@@ -123,16 +121,8 @@ ab_options ab_options_from(const ab_flags& flags) {
     throw usage_error(
         fmt::format("--order: invalid value '{}': expected alternate or random", flags.order));
   }
-  {
-    // A whole number that 64 bits hold; CLI11 would read -1 as the largest and clamp one too large.
-    const std::string& text = flags.seed;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), o.seed);
-    if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
-      throw usage_error(fmt::format(
-          "--seed: invalid value '{}': expected a whole number from 0 to 18446744073709551615",
-          text));
-    }
-  }
+  // Read here, not by CLI11, which took -1 as the largest seed and clamped one too large to it.
+  o.seed = parse_whole(flags.seed, "--seed", "a whole number from 0 to 18446744073709551615");
   o.priority = parse_priority(flags.priority);
   if (!flags.batch.empty()) {
     o.batch = parse_positive(flags.batch, "--batch", "a positive number of calls per sample");

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <optional>
 
 #include "base/numbers.hpp"
@@ -19,14 +20,24 @@
 
 namespace harness::cli {
 
-std::uint64_t parse_positive(const std::string& text, std::string_view option,
-                             std::string_view accepted) {
-  std::int64_t n = 0;
+std::uint64_t parse_whole(const std::string& text, std::string_view option,
+                          std::string_view accepted) {
+  // Digits only: from_chars into an unsigned type refuses a sign, and one too large for 64 bits.
+  std::uint64_t n = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || n <= 0) {
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
     throw usage_error(fmt::format("{}: invalid value '{}': expected {}", option, text, accepted));
   }
-  return static_cast<std::uint64_t>(n);
+  return n;
+}
+
+std::uint64_t parse_positive(const std::string& text, std::string_view option,
+                             std::string_view accepted) {
+  const std::uint64_t n = parse_whole(text, option, accepted);
+  if (n == 0 || n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    throw usage_error(fmt::format("{}: invalid value '{}': expected {}", option, text, accepted));
+  }
+  return n;
 }
 
 namespace {

@@ -69,9 +69,12 @@ inline constexpr std::size_t kMaxListedSamples = 100;
 inline constexpr std::chrono::seconds kAutoMaxTime{10};
 inline constexpr std::chrono::milliseconds kConfirmMaxTime{500};
 
-// What several commands' options share: a positive integer (`accepted` says what is, in the
-// error), a duration above zero (`why` says what zero would mean), a priority level (normal, high,
-// realtime). Each throws usage_error naming the option and the bad value.
+// What several commands' options share: a whole number that 64 bits hold, 0 included, and a
+// positive one up to the int64 maximum (`accepted` says what is, in the error), a duration above
+// zero (`why` says what zero would mean), a priority level (normal, high, realtime). Each throws
+// usage_error naming the option and the bad value.
+std::uint64_t parse_whole(const std::string& text, std::string_view option,
+                          std::string_view accepted);
 std::uint64_t parse_positive(const std::string& text, std::string_view option,
                              std::string_view accepted);
 std::chrono::nanoseconds positive_duration(const std::string& text, std::string_view option,
