@@ -21,7 +21,7 @@ if expect 0 console -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}"; then
   contains out "  verdict: " console
   contains out "floors over the run: A " console
   contains out "host: the rounds' minimums at a median " console
-  contains out "(alternate order)" console
+  contains out "(alternate order: A first " console
   contains out "stopped: " console
   contains out "pin to CPU" console
 fi
@@ -67,6 +67,15 @@ refs = [r["reference_ticks"] for r in rounds if r["reference_ticks"] > 0]
 assert math.isclose(e["slow_reference"], statistics.median(refs) / min(refs), rel_tol=1e-12), e
 assert answer["lower"] <= answer["ratio"] * (1 - resolution) * (1 + 1e-12), answer
 assert answer["upper"] >= answer["ratio"] / (1 - resolution) * (1 - 1e-12), answer
+# The rounds split by which side ran first: each half's median, and the interval reaches both.
+split = e["order_split"]
+for first, key in ((True, "a_first"), (False, "b_first")):
+    half = [r["ratio"] for r in rounds if r["a_first"] == first and r["ratio"] is not None]
+    assert split[key + "_rounds"] == len(half), (key, split)
+    assert math.isclose(split[key], statistics.median(half), rel_tol=1e-12), (key, split)
+    assert answer["lower"] <= split[key] <= answer["upper"], (key, split, answer)
+# Set only when the interval had to be widened to reach them, and then the same figures.
+assert answer["order"] in (None, split), (answer, split)
 # Five times the iterations: B is slower, whatever the machine.
 assert answer["ratio"] > 2, answer
 assert ab["verdict"] == "slower", ab["verdict"]

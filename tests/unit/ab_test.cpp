@@ -109,6 +109,67 @@ TEST(AbEstimate, TheClocksResolutionWidensBothIntervalsAndLeavesTheRatio) {
   EXPECT_DOUBLE_EQ(clock_resolution(ab_steps{.a = 2, .b = 3}, 0, 1'000), 0);
 }
 
+TEST(AbEstimate, TheIntervalReachesTheMediansOfTheRoundsEachSideRanFirst) {
+  // One workload on both sides, on a host where running second slows B by 1.9% and A by 4.3%
+  // (docs/ab.md): the rounds A ran first read about 1.019, the others about 0.9583, each
+  // scattered +-5%. The median over all 200 lies between, and its own interval reaches neither.
+  std::vector<ab_round> rounds;
+  for (int j = 0; j < 100; ++j) {
+    const double scatter = 0.95 + 0.1 * j / 99;
+    for (const bool a_first : {true, false}) {
+      ab_round r = round_of(1'000, 1'000 * scatter * (a_first ? 1.019 : 0.9583));
+      r.a_first = a_first;
+      rounds.push_back(r);
+    }
+  }
+  const ab_estimate e = estimate_rounds(rounds, 1.3);
+  ASSERT_TRUE(e.rounds && e.undisturbed && e.order_split);
+  EXPECT_EQ(e.order_split->a_first_rounds, 100U);
+  EXPECT_EQ(e.order_split->b_first_rounds, 100U);
+  EXPECT_NEAR(e.order_split->a_first, 1.019, 1e-12);
+  EXPECT_NEAR(e.order_split->b_first, 0.9583, 1e-12);
+  EXPECT_DOUBLE_EQ(e.rounds->lower, e.order_split->b_first);
+  EXPECT_DOUBLE_EQ(e.rounds->upper, e.order_split->a_first);
+  ASSERT_TRUE(e.rounds->order.has_value());
+  EXPECT_DOUBLE_EQ(e.rounds->order->a_first, e.order_split->a_first);
+  EXPECT_TRUE(e.undisturbed->order.has_value());
+  // Without the split (every round A first), the same ratios' own interval: the same median,
+  // narrow, and wholly below -0.5%.
+  std::vector<ab_round> all_a_first = rounds;
+  for (ab_round& r : all_a_first)
+    r.a_first = true;
+  const ab_estimate unsplit = estimate_rounds(all_a_first, 1.3);
+  ASSERT_TRUE(unsplit.rounds.has_value());
+  EXPECT_FALSE(unsplit.order_split.has_value());
+  EXPECT_FALSE(unsplit.rounds->order.has_value());
+  EXPECT_DOUBLE_EQ(e.rounds->ratio, unsplit.rounds->ratio);
+  EXPECT_EQ(decide(*unsplit.rounds, 0.005, std::nullopt).verdict, ab_verdict::faster);
+  // Widened, the pair of one workload is not called faster, and the reason says why more time
+  // would not help.
+  const ab_decision d = decide(*e.rounds, 0.005, std::nullopt);
+  EXPECT_EQ(d.verdict, ab_verdict::unsure);
+  EXPECT_THAT(d.reason, ::testing::HasSubstr("the medians of the rounds A ran first (+1.90%) and "
+                                             "of those B ran first (-4.17%)"));
+}
+
+TEST(AbEstimate, HalvesWithinTheIntervalLeaveIt) {
+  // The rounds A ran first read 1.010 and 1.011 in turn, the others 1.011 and 1.010: the
+  // halves' medians lie inside the interval over all, which stays the ratios' own.
+  std::vector<ab_round> rounds;
+  for (int i = 0; i < 20; ++i) {
+    ab_round r = round_of(1'000, i % 4 < 2 ? 1'010 : 1'011);
+    r.a_first = i % 2 == 0;
+    rounds.push_back(r);
+  }
+  const ab_estimate e = estimate_rounds(rounds, 1.3);
+  ASSERT_TRUE(e.rounds && e.order_split);
+  EXPECT_FALSE(e.rounds->order.has_value());
+  EXPECT_DOUBLE_EQ(e.rounds->lower, 1.010);
+  EXPECT_DOUBLE_EQ(e.rounds->upper, 1.011);
+  EXPECT_DOUBLE_EQ(e.order_split->a_first, 1.0105);
+  EXPECT_DOUBLE_EQ(e.order_split->b_first, 1.0105);
+}
+
 TEST(AbEstimate, NeedsSixRoundsAndLeavesOutAnANotAboveZero) {
   std::vector<ab_round> five(5, round_of(1'000, 1'010));
   EXPECT_FALSE(estimate_rounds(five, 1.3).rounds.has_value());
@@ -496,8 +557,35 @@ TEST(AbRounds, WithinARoundTheSidesAlternateInStretchesWithTheReferenceAtTheEnds
   }
 }
 
+TEST(AbRounds, SamplesLongerThanARoundStillGiveEachSideThreeARound) {
+  // 5 ms a sample, longer than the 4 ms round: three samples a side, one a stretch, so each side
+  // has one sample right after one of its own in every round (ABBAAB, then BAABBA).
+  fake_host host;
+  fake_side a(host, 'A', 5'000'000, 0, 1);
+  fake_side b(host, 'B', 5'000'000, 0, 1);
+  ab_options o = fake_options(host);
+  o.warmup = std::chrono::nanoseconds(0);
+  o.max_time = std::chrono::milliseconds(100);
+  const ab_pair p = run_rounds(a, b, o);
+  EXPECT_EQ(p.samples_per_side, 3U);
+  EXPECT_EQ(p.samples_per_stretch, 1U);
+  const std::string order(host.calls.begin(), host.calls.end());
+  // The warmup round (AB, one sample each), then rounds 0 and 1.
+  EXPECT_EQ(order.substr(0, 14), "AB" "ABBAAB" "BAABBA");
+  // One sample a round when asked for.
+  fake_host one_host;
+  fake_side one_a(one_host, 'A', 5'000'000, 0, 1);
+  fake_side one_b(one_host, 'B', 5'000'000, 0, 1);
+  o = fake_options(one_host);
+  o.max_time = std::chrono::milliseconds(100);
+  o.tuning.min_samples_per_side = 1;
+  EXPECT_EQ(run_rounds(one_a, one_b, o).samples_per_side, 1U);
+}
+
 // A side whose cost per call alternates between two, call by call: the round ratios stay apart,
 // so the interval stays wide.
+// Changes with each sample() call: rounds of one sample a side (ab_settings::min_samples_per_side
+// 1) make it change round by round.
 struct wobbling_side final : public ab_side {
   fake_side inner_first, inner_second;
   std::size_t n = 0;
@@ -520,6 +608,7 @@ TEST(AbRounds, StopsAtMaxTimeWhenTheTargetIsNotMet) {
   wobbling_side b(host, 1'030'000, 1'010'000);
   ab_options o = fake_options(host);
   o.max_time = std::chrono::milliseconds(100);
+  o.tuning.min_samples_per_side = 1;
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::max_time);
   EXPECT_GE(p.seconds, 0.1);
@@ -533,8 +622,9 @@ TEST(AbRounds, AfterDecideAfterTheFirstCheckWithASettledVerdictStopsThem) {
   fake_host host;
   fake_side a(host, 'A', 1'000'000, 0, 1);
   wobbling_side b(host, 1'030'000, 1'010'000);
-  const ab_options o =
+  ab_options o =
       deciding_options(host, std::chrono::milliseconds(500), std::chrono::milliseconds(100));
+  o.tuning.min_samples_per_side = 1;
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::decided);
   EXPECT_GE(p.seconds, 0.1);
@@ -551,6 +641,7 @@ TEST(AbRounds, AfterDecideAfterTheFirstCheckWithASettledVerdictStopsThem) {
   ab_options gated =
       deciding_options(gated_host, std::chrono::milliseconds(500), std::chrono::milliseconds(100));
   gated.fail_if_slower = 0.02;
+  gated.tuning.min_samples_per_side = 1;
   const ab_pair g = run_rounds(gated_a, gated_b, gated);
   EXPECT_EQ(g.stopped_by, ab_stop::max_time);
   EXPECT_GE(g.seconds, 0.5);
@@ -586,6 +677,7 @@ TEST(AbRounds, TheVerdictIsLookedAtAfterDecideAfterAndEachHalfOfItMoreNotAtEvery
   ab_options o = deciding_options(host, std::chrono::seconds(2), std::chrono::milliseconds(200));
   o.warmup = std::chrono::milliseconds(1);
   o.target = 0;  // never met (the rounds at +1% give an interval of no width)
+  o.tuning.min_samples_per_side = 1;
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::decided) << to_string(p.stopped_by);
   const double ms = p.seconds * 1e3;
@@ -599,8 +691,9 @@ TEST(AbRounds, AnUnsureVerdictRunsOnToMaxTime) {
   fake_host host;
   fake_side a(host, 'A', 1'000'000, 0, 1);
   wobbling_side b(host, 1'010'000, 990'000);
-  const ab_options o =
+  ab_options o =
       deciding_options(host, std::chrono::milliseconds(300), std::chrono::milliseconds(100));
+  o.tuning.min_samples_per_side = 1;
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::max_time);
   EXPECT_GE(p.seconds, 0.3);

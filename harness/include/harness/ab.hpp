@@ -42,6 +42,14 @@ struct ab_settings {
   // At most this many samples of each side a round: a round minimum over 64 samples has settled,
   // and more would only lengthen the round.
   std::size_t max_samples_per_side = 64;
+  // And at least this many, however long a sample: with stretches of one sample (AB, BA, AB),
+  // three a side give each side one sample right after one of its own (the BB and AA in
+  // ABBAAB), whatever ran before the round. A side that ran just before keeps its data in the
+  // caches: with one sample a side, the side going first in a round had run last in the one
+  // before, and `ab` of two 32 MB memcpy workloads with their own buffers read +22% in the rounds
+  // A ran first and -22% in the others; with three, both sides' minimums are warm (docs/ab.md,
+  // "Which side ran first").
+  std::size_t min_samples_per_side = 3;
   // Within a round the sides alternate in stretches of about this long (AB, BA, AB... by stretch,
   // one sample a stretch for samples this long or longer), so each side's samples spread over
   // the whole round and a change of the host's speed within it falls on both: on this VM the
@@ -197,6 +205,17 @@ struct ab_round {
   double ratio() const noexcept { return b_min / a_min; }
 };
 
+// The rounds split by which side ran first: the median ratio of each half. With the order
+// alternating, half the rounds run A first; a side that runs slower when it runs second moves the
+// ratio one way in the rounds A ran first and the other way in the rest, and the median over all
+// sits between the two.
+struct ab_order_split {
+  double a_first = 1;  // the median ratio of the rounds A ran first
+  double b_first = 1;  // of those B ran first
+  std::size_t a_first_rounds = 0;
+  std::size_t b_first_rounds = 0;
+};
+
 // The median of ratios with its interval.
 struct ab_interval {
   double ratio = 1;  // B/A
@@ -208,6 +227,9 @@ struct ab_interval {
   // What the clock's resolution adds, relative (widened_by_resolution): lower and upper include
   // it. 0: the interval is the ratios' alone.
   double resolution = 0;
+  // Set when the halves' medians (ab_order_split) lay outside the ratios' interval and widened it
+  // to reach them (widened_by_order); lower and upper include it.
+  std::optional<ab_order_split> order = std::nullopt;
 
   // The half-width relative to the ratio: (upper - lower) / 2 / ratio.
   double relative_half_width() const noexcept { return (upper - lower) / 2 / ratio; }
@@ -222,6 +244,8 @@ struct ab_estimate {
   // intervals empty: the clock's step is not under the samples' time, and bounds would be 0 and
   // unbounded.
   double resolution = 0;
+  // Every round's ratio split by which side ran first; nullopt unless both halves have a ratio.
+  std::optional<ab_order_split> order_split;
   std::optional<double> floor_a;  // the lowest round minimum of each side over the run, per call
   std::optional<double> floor_b;
   std::optional<double> floor_ratio() const;  // floor_b / floor_a
@@ -250,7 +274,8 @@ struct ab_steps {
 };
 
 // Marks the rounds whose reference run is over `slowdown_factor` x the fastest of them, or that
-// saw a context switch; then the estimate over all of them and over the undisturbed ones. Rounds
+// saw a context switch; then the estimate over all of them and over the undisturbed ones, each
+// widened to reach its halves' medians (widened_by_order). Rounds
 // whose A minimum is not above 0 (a workload no longer than the timer overhead) give no ratio and
 // are left out of both. With `steps`, both intervals are widened by the clock's resolution at the
 // run's floors (clock_resolution), or left empty when it is 1 or more; without, they are the round
@@ -273,6 +298,19 @@ double clock_resolution(const ab_steps& steps, double floor_a, double floor_b) n
 // lower x (1 - e_b) / (1 + e_a) and upper x (1 + e_b) / (1 - e_a) for the sides' shares e_a and
 // e_b. The ratio is unchanged; the resolution is kept in the interval.
 ab_interval widened_by_resolution(ab_interval interval, double resolution);
+
+// The rounds' split by which side ran first (ab_order_split), over the rounds that give a ratio;
+// nullopt unless both halves have one.
+std::optional<ab_order_split> split_by_order(std::span<const ab_round> rounds);
+
+// `interval` widened to reach the medians of the rounds A ran first and of those B ran first,
+// with `order` set when it had to be. Where running second slows each side (or speeds each up),
+// the rounds A ran first read B/A times B's factor and the rest B/A over A's, so the true B/A
+// lies between the two halves' medians; alternating cancels the factors only when they are equal.
+// On a host whose memory-bound neighbour slowed the second side by 1.9% for B and 4.3% for A, the
+// halves read 1.0189 and 0.9583, and the median over all, -1.44% [-2.12%, -0.75%], said `faster`
+// of a pair of one workload (docs/ab.md, "Which side ran first").
+ab_interval widened_by_order(ab_interval interval, const ab_order_split& split);
 
 // Pairs of processes: each pair's median ratio, combined at the level of processes. The point is
 // the geometric mean of the pairs' ratios, the interval Student's t over their logarithms (n - 1

@@ -79,6 +79,35 @@ ab_interval widened_by_resolution(ab_interval interval, double resolution) {
   return interval;
 }
 
+std::optional<ab_order_split> split_by_order(std::span<const ab_round> rounds) {
+  std::vector<double> a_first;
+  std::vector<double> b_first;
+  for (const ab_round& r : rounds) {
+    if (const std::optional<double> ratio = ratio_of(r))
+      (r.a_first ? a_first : b_first).push_back(*ratio);
+  }
+  std::sort(a_first.begin(), a_first.end());
+  std::sort(b_first.begin(), b_first.end());
+  const std::optional<double> a = stats::median_sorted(a_first);
+  const std::optional<double> b = stats::median_sorted(b_first);
+  if (!a || !b) return std::nullopt;
+  return ab_order_split{.a_first = *a,
+                        .b_first = *b,
+                        .a_first_rounds = a_first.size(),
+                        .b_first_rounds = b_first.size()};
+}
+
+ab_interval widened_by_order(ab_interval interval, const ab_order_split& split) {
+  const double low = std::min(split.a_first, split.b_first);
+  const double high = std::max(split.a_first, split.b_first);
+  if (low < interval.lower || high > interval.upper) {
+    interval.lower = std::min(interval.lower, low);
+    interval.upper = std::max(interval.upper, high);
+    interval.order = split;
+  }
+  return interval;
+}
+
 ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_factor,
                             std::optional<ab_steps> steps) {
   ab_estimate e;
@@ -89,6 +118,7 @@ ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_facto
   const double limit = slowdown_factor * static_cast<double>(fastest);
   std::vector<double> all;
   std::vector<double> clean;
+  std::vector<ab_round> clean_rounds;
   all.reserve(rounds.size());
   for (ab_round& r : rounds) {
     r.disturbed = r.switches > 0 || (fastest > 0 && static_cast<double>(r.reference) > limit);
@@ -98,7 +128,10 @@ ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_facto
     const std::optional<double> ratio = ratio_of(r);
     if (!ratio) continue;
     all.push_back(*ratio);
-    if (!r.disturbed) clean.push_back(*ratio);
+    if (!r.disturbed) {
+      clean.push_back(*ratio);
+      clean_rounds.push_back(r);
+    }
   }
   // The median of the values above 0 over the lowest of them.
   const auto median_over_lowest = [&](auto value) -> std::optional<double> {
@@ -117,6 +150,12 @@ ab_estimate estimate_rounds(std::vector<ab_round>& rounds, double slowdown_facto
   e.slow_reference = median_over_lowest([](const ab_round& r) { return r.reference; });
   e.rounds = median_interval(std::move(all));
   e.undisturbed = median_interval(std::move(clean));
+  e.order_split = split_by_order(rounds);
+  if (e.rounds && e.order_split) e.rounds = widened_by_order(*e.rounds, *e.order_split);
+  if (e.undisturbed) {
+    if (const std::optional<ab_order_split> split = split_by_order(clean_rounds))
+      e.undisturbed = widened_by_order(*e.undisturbed, *split);
+  }
   if (steps && e.floor_a && e.floor_b) {
     e.resolution = clock_resolution(*steps, *e.floor_a, *e.floor_b);
     for (std::optional<ab_interval>* i : {&e.rounds, &e.undisturbed}) {
@@ -206,15 +245,26 @@ ab_decision decide(const ab_interval& interval, double threshold,
     const double keep = 1 - interval.resolution;
     const double rounds_half = (interval.upper * keep - interval.lower / keep) / 2 / interval.ratio;
     const bool step_bound = interval.resolution > 0 && interval.resolution >= rounds_half;
+    std::string remedy;
+    if (interval.order) {
+      // Running second may move the two sides unequally: a part more rounds do not cancel.
+      remedy = fmt::format(
+          "it reaches the medians of the rounds A ran first ({}) and of those B ran first ({}), "
+          "and where running second moves the two sides unequally, more time does not cancel "
+          "it; run it again at a quieter moment",
+          change(interval.order->a_first), change(interval.order->b_first));
+    } else if (step_bound) {
+      remedy = fmt::format(
+          "+-{} of it is the clock's step, which longer samples (--min-sample-time, or a larger "
+          "--batch) narrow and more time does not",
+          percent_text(interval.resolution, 3));
+    } else {
+      remedy = "more time (--max-time) narrows it";
+    }
     d.reason = fmt::format(
         "the interval {} reaches across {}{}, the threshold: {}, or a wider --threshold decides "
         "it",
-        bounds, interval.upper > 1 + threshold ? "+" : "-", limit,
-        step_bound
-            ? fmt::format("+-{} of it is the clock's step, which longer samples "
-                          "(--min-sample-time, or a larger --batch) narrow and more time does not",
-                          percent_text(interval.resolution, 3))
-            : std::string("more time (--max-time) narrows it"));
+        bounds, interval.upper > 1 + threshold ? "+" : "-", limit, remedy);
   }
   if (fail_if_slower && interval.lower > 1 + *fail_if_slower) {
     d.gate_failed = true;

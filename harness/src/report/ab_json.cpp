@@ -18,11 +18,24 @@ namespace {
 using ab_json = nlohmann::ordered_json;
 using report_detail::number_or_null;
 
+ab_json order_json(const std::optional<ab_order_split>& s) {
+  if (!s) return nullptr;
+  return {{"a_first", s->a_first},
+          {"b_first", s->b_first},
+          {"a_first_rounds", s->a_first_rounds},
+          {"b_first_rounds", s->b_first_rounds}};
+}
+
 ab_json interval_json(const std::optional<ab_interval>& i) {
   if (!i) return nullptr;
-  return {{"ratio", i->ratio},          {"lower", i->lower}, {"upper", i->upper},
-          {"level", i->level},          {"count", i->count}, {"method", i->method},
-          {"resolution", i->resolution}};
+  return {{"ratio", i->ratio},
+          {"lower", i->lower},
+          {"upper", i->upper},
+          {"level", i->level},
+          {"count", i->count},
+          {"method", i->method},
+          {"resolution", i->resolution},
+          {"order", order_json(i->order)}};
 }
 
 ab_json side_json(const ab_side_facts& s) {
@@ -67,6 +80,7 @@ ab_json pair_json(const ab_pair& p) {
             {"undisturbed", interval_json(p.estimate.undisturbed)},
             {"disturbed_rounds", p.estimate.disturbed},
             {"resolution", p.estimate.resolution},
+            {"order_split", order_json(p.estimate.order_split)},
             {"floor_a_ticks", number_or_null(p.estimate.floor_a)},
             {"floor_b_ticks", number_or_null(p.estimate.floor_b)},
             {"floor_ratio", number_or_null(p.estimate.floor_ratio())},

@@ -110,6 +110,10 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
     fmt::print(out, "  {} {} (95%, {} {} {}", ab_headline(*r.answer), bounds(*r.answer),
                r.pairs.size() > 1 ? "over" : "median of", r.answer->count,
                r.pairs.size() > 1 ? "pairs of processes" : "round ratios");
+    if (const auto& order = r.answer->order) {
+      fmt::print(out, ", widened to reach the rounds A ran first, {}, and those B ran first, {}",
+                 percent(order->a_first), percent(order->b_first));
+    }
     if (r.answer->resolution > 0) {
       fmt::print(out, ", widened +-{} for the clock's step", percent_text(r.answer->resolution, 3));
     }
@@ -148,11 +152,14 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
       if (const auto fr = e.floor_ratio()) fmt::print(out, ", B/A {}", fixed_text(*fr, 5));
       fmt::print(out, "\n");
     }
-    fmt::print(out,
-               "{}rounds: {} of {} sample{} a side in stretches of {} ({} order), batch {}; {} "
-               "disturbed",
-               prefix, p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
-               p.samples_per_stretch, to_string(r.options.order), p.batch, e.disturbed);
+    fmt::print(out, "{}rounds: {} of {} sample{} a side in stretches of {} ({} order", prefix,
+               p.rounds.size(), p.samples_per_side, p.samples_per_side == 1 ? "" : "s",
+               p.samples_per_stretch, to_string(r.options.order));
+    if (e.order_split) {
+      fmt::print(out, ": A first {}, B first {}", percent(e.order_split->a_first),
+                 percent(e.order_split->b_first));
+    }
+    fmt::print(out, "), batch {}; {} disturbed", p.batch, e.disturbed);
     if (e.disturbed > 0) {
       if (e.undisturbed) {
         fmt::print(out, " (without them {} {})", percent(e.undisturbed->ratio),

@@ -409,6 +409,9 @@
       top.appendChild(el('p', { text: 'B/A ' + ratioText(a.ratio) + ', 95% interval ' + ratioText(a.lower) + ' to ' + ratioText(a.upper) +
         ': ' + a.method + ', over ' + num(a.count, 0) + (data.series.length > 1 ? ' pairs of processes' : ' rounds') +
         ' (coverage at least ' + percentText(a.level, 1) + ')' +
+        (a.order ? ', widened to reach the median of the rounds A ran first, ' + ratioText(a.order.a_first) + ' over ' +
+          num(a.order.a_first_rounds, 0) + ', and of those B ran first, ' + ratioText(a.order.b_first) + ' over ' +
+          num(a.order.b_first_rounds, 0) + ' (the side running second moved unequally)' : '') +
         (a.resolution > 0 ? ', widened by ' + percentText(a.resolution, 3) + ' either side for the clock\'s step (a step of each side\'s clock over its sample at the floor)' : '') + '.' }));
     }
     if (ab.gate_failed) {
