@@ -28,14 +28,10 @@ ab_json order_json(const std::optional<ab_order_split>& s) {
 
 ab_json interval_json(const std::optional<ab_interval>& i) {
   if (!i) return nullptr;
-  return {{"ratio", i->ratio},
-          {"lower", i->lower},
-          {"upper", i->upper},
-          {"level", i->level},
-          {"count", i->count},
-          {"method", i->method},
-          {"resolution", i->resolution},
-          {"order", order_json(i->order)}};
+  return {{"ratio", i->ratio},           {"lower", i->lower},
+          {"upper", i->upper},           {"level", i->level},
+          {"count", i->count},           {"method", i->method},
+          {"resolution", i->resolution}, {"order", order_json(i->order)}};
 }
 
 ab_json side_json(const ab_side_facts& s) {
