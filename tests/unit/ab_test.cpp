@@ -582,10 +582,9 @@ TEST(AbRounds, SamplesLongerThanARoundStillGiveEachSideThreeARound) {
   EXPECT_EQ(run_rounds(one_a, one_b, o).samples_per_side, 1U);
 }
 
-// A side whose cost per call alternates between two, call by call: the round ratios stay apart,
-// so the interval stays wide.
-// Changes with each sample() call: rounds of one sample a side (ab_settings::min_samples_per_side
-// 1) make it change round by round.
+// A side whose cost per call alternates between two, sample() call by call: in rounds of one
+// sample a side (ab_settings::min_samples_per_side 1) the round ratios stay apart, so the
+// interval stays wide.
 struct wobbling_side final : public ab_side {
   fake_side inner_first, inner_second;
   std::size_t n = 0;

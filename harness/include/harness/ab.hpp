@@ -47,8 +47,8 @@ struct ab_settings {
   // ABBAAB), whatever ran before the round. A side that ran just before keeps its data in the
   // caches: with one sample a side, the side going first in a round had run last in the one
   // before, and `ab` of two 32 MB memcpy workloads with their own buffers read +22% in the rounds
-  // A ran first and -22% in the others; with three, both sides' minimums are warm (docs/ab.md,
-  // "Which side ran first").
+  // A ran first and -22% in the others; with three, +4% and -4% (the side going first has two
+  // samples right after its own, the other one: docs/ab.md, "Which side ran first").
   std::size_t min_samples_per_side = 3;
   // Within a round the sides alternate in stretches of about this long (AB, BA, AB... by stretch,
   // one sample a stretch for samples this long or longer), so each side's samples spread over

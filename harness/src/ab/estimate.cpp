@@ -251,7 +251,7 @@ ab_decision decide(const ab_interval& interval, double threshold,
       remedy = fmt::format(
           "it reaches the medians of the rounds A ran first ({}) and of those B ran first ({}), "
           "and where running second moves the two sides unequally, more time does not cancel "
-          "it; run it again at a quieter moment",
+          "it",
           change(interval.order->a_first), change(interval.order->b_first));
     } else if (step_bound) {
       remedy = fmt::format(

@@ -411,7 +411,7 @@
         ' (coverage at least ' + percentText(a.level, 1) + ')' +
         (a.order ? ', widened to reach the median of the rounds A ran first, ' + ratioText(a.order.a_first) + ' over ' +
           num(a.order.a_first_rounds, 0) + ', and of those B ran first, ' + ratioText(a.order.b_first) + ' over ' +
-          num(a.order.b_first_rounds, 0) + ' (the side running second moved unequally)' : '') +
+          num(a.order.b_first_rounds, 0) + ' (where running second moves the two sides unequally, the true ratio lies between them)' : '') +
         (a.resolution > 0 ? ', widened by ' + percentText(a.resolution, 3) + ' either side for the clock\'s step (a step of each side\'s clock over its sample at the floor)' : '') + '.' }));
     }
     if (ab.gate_failed) {
