@@ -3,6 +3,7 @@
 // through a fake launcher: what each is given, the preparation of the prepared ones, a stop passed
 // on, and a binary that fails; and the command, which starts the binary through the machine's
 // launcher (cli::machine).
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -86,6 +87,20 @@ TEST(GbenchParse, RefusesWhatIsNotGoogleBenchmarksJson) {
                gbench_output_error);
   EXPECT_THROW(parse_output(R"({"benchmarks": [{"name": "x", "iterations": 1}]})"),
                gbench_output_error);
+  // Found by fuzz/gbench_json_fuzz: an iteration count past 64 bits did not convert to one
+  // (undefined behaviour); past Google Benchmark's int64 it is the file's error.
+  for (const char* count : {"5.4212e20", "9223372036854775808", "18446744073709551616"}) {
+    EXPECT_THROW(parse_output(fmt::format(R"({{"benchmarks": [{{"name": "x", "iterations": {},
+      "real_time": 7, "cpu_time": 7}}]}})",
+                                          count)),
+                 gbench_output_error)
+        << count;
+  }
+  EXPECT_EQ(parse_output(R"({"benchmarks": [{"name": "x", "iterations": 9223372036854774784,
+      "real_time": 7, "cpu_time": 7}]})")
+                .repetitions[0]
+                .iterations,
+            9223372036854774784u);
   // Without run_name (older versions), the name names the benchmark.
   const output old = parse_output(R"({"benchmarks": [{"name": "x", "iterations": 3,
       "real_time": 7, "cpu_time": 7}]})");

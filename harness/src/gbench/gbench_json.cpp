@@ -105,9 +105,11 @@ output parse_output(std::string_view text) {
         ns_per_unit(unit_it != row.end() && unit_it->is_string() ? unit_it->get<std::string>()
                                                                  : std::string("ns"));
     const double iterations = number(row, "iterations", name);
-    if (!(iterations >= 1)) {
-      throw gbench_output_error(
-          fmt::format("benchmark '{}': iterations {} (expected 1 or more)", name, iterations));
+    // Google Benchmark counts iterations in an int64; 2^63 and beyond (or what is not a number)
+    // would not convert to a count.
+    if (!(iterations >= 1) || !(iterations < 9223372036854775808.0)) {
+      throw gbench_output_error(fmt::format(
+          "benchmark '{}': iterations {} (expected 1 to 9223372036854775807)", name, iterations));
     }
     rep.iterations = static_cast<std::uint64_t>(iterations);
     rep.real_ns = number(row, "real_time", name) * scale;
