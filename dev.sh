@@ -105,7 +105,8 @@ configure_and_build() {
 }
 
 # The fuzz build (clang, the library instrumented for libFuzzer, ASan+UBSan) and its targets,
-# each fuzz test set to run SECONDS from libFuzzer's SEED (0: a new seed each run); then any
+# each fuzz test set to run at most SECONDS from libFuzzer's SEED (0: a new seed each run, for
+# SECONDS; otherwise a fixed count of inputs, fuzz/CMakeLists.txt); then any
 # further TARGETs of that tree. The same tree is the sanitizer build of the suite: the unit tests
 # and the binary linked without libFuzzer's runtime (tests/CMakeLists.txt: sanitized_tests), so
 # the library is compiled once for both.
@@ -160,9 +161,10 @@ case "$cmd" in
     # first error ends the process with SIGABRT (halt_on_error, abort_on_error: no exit code a
     # test could take for one of ours; UBSan too, -fno-sanitize-recover=all), and LeakSanitizer is
     # on: a leak is a bug to fix, not to suppress.
-    # The suite's fuzz runs start from one fixed seed, so a clean clone's run tries the same
-    # inputs each time (as far as 8 s reach); `./dev.sh fuzz` explores from a new seed each run.
-    configure_fuzz 8 -O0 1 sanitized_tests
+    # The suite's fuzz runs start from one fixed seed and run a fixed count of inputs each
+    # (fuzz/CMakeLists.txt), so a clean clone's run tries the same inputs each time; 60 s caps
+    # each. `./dev.sh fuzz` explores from a new seed each run.
+    configure_fuzz 60 -O0 1 sanitized_tests
     ctest --test-dir "$build-fuzz" -L fuzz --output-on-failure -j "$(nproc)"
     ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1 \
       UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
