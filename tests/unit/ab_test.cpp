@@ -580,6 +580,14 @@ TEST(AbRounds, SamplesLongerThanARoundStillGiveEachSideThreeARound) {
   o.max_time = std::chrono::milliseconds(100);
   o.tuning.min_samples_per_side = 1;
   EXPECT_EQ(run_rounds(one_a, one_b, o).samples_per_side, 1U);
+  // And never none.
+  fake_host none_host;
+  fake_side none_a(none_host, 'A', 5'000'000, 0, 1);
+  fake_side none_b(none_host, 'B', 5'000'000, 0, 1);
+  o = fake_options(none_host);
+  o.max_time = std::chrono::milliseconds(100);
+  o.tuning.min_samples_per_side = 0;
+  EXPECT_EQ(run_rounds(none_a, none_b, o).samples_per_side, 1U);
 }
 
 // A side whose cost per call alternates between two, sample() call by call: in rounds of one

@@ -169,10 +169,11 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
         pair.a.ticks_per_second / std::max<double>(1, static_cast<double>(ticks_of_one_each));
     const double wanted =
         std::chrono::duration<double>(tuning.round_time).count() * each_per_second;
-    pair.samples_per_side =
-        std::clamp<std::size_t>(static_cast<std::size_t>(wanted),
-                                std::min(tuning.min_samples_per_side, tuning.max_samples_per_side),
-                                tuning.max_samples_per_side);
+    // At least one sample a side whatever the tuning says, as before min_samples_per_side.
+    const std::size_t fewest =
+        std::clamp<std::size_t>(tuning.min_samples_per_side, 1, tuning.max_samples_per_side);
+    pair.samples_per_side = std::clamp<std::size_t>(static_cast<std::size_t>(wanted), fewest,
+                                                    tuning.max_samples_per_side);
     // A stretch: the samples of one side that fill stretch_time (one sample of a side takes
     // about half of one of each).
     const double per_stretch =
