@@ -21,7 +21,7 @@ if expect 0 console -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}"; then
   contains out "  verdict: " console
   contains out "floors over the run: A " console
   contains out "host: the rounds' minimums at a median " console
-  contains out "(alternate order: A first " console
+  contains out "(balanced order)" console
   contains out "stopped: " console
   contains out "pin to CPU" console
 fi
@@ -95,6 +95,10 @@ import json, sys
 ab = json.load(open(sys.argv[1]))["ab"]
 assert ab["options"]["max_time_ns"] == 5_000_000_000, ab["options"]
 assert ab["options"]["decide_after_ns"] == 1_000, ab["options"]
+# The default order, balanced: every round starts with A, so nothing to split by who ran first.
+assert ab["options"]["order"] == "balanced", ab["options"]
+assert all(r["a_first"] for r in ab["pairs"][0]["rounds"]), "a round B ran first"
+assert ab["pairs"][0]["estimate"]["order_split"] is None, ab["pairs"][0]["estimate"]
 assert ab["pairs"][0]["stopped_by"] == "decided", ab["pairs"][0]["stopped_by"]
 assert len(ab["pairs"][0]["rounds"]) == 20, len(ab["pairs"][0]["rounds"])
 assert ab["verdict"] == "slower", ab["verdict"]

@@ -343,7 +343,7 @@ bad ab-target-zero "--target: invalid value '0%': expected a percentage above 0"
   ab --target 0% xor_loop/10 xor_loop/20
 bad ab-gate-word "--fail-if-slower: invalid value 'much'" -- \
   ab --fail-if-slower much xor_loop/10 xor_loop/20
-bad ab-order "--order: invalid value 'abba': expected alternate or random" -- \
+bad ab-order "--order: invalid value 'abba': expected balanced, alternate or random" -- \
   ab --order abba xor_loop/10 xor_loop/20
 bad ab-seed-negative "--seed: invalid value '-1': expected a whole number from 0 to" -- \
   ab --order random --seed -1 xor_loop/10 xor_loop/20

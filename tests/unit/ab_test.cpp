@@ -37,6 +37,28 @@ TEST(AbSchedule, RandomOrderRepeatsWithItsSeedAndTakesBothOrders) {
   EXPECT_TRUE(differs_from_other_seed);
 }
 
+TEST(AbSchedule, BalancedStartsEveryRoundWithA) {
+  for (std::size_t i = 0; i < 10; ++i)
+    EXPECT_TRUE(a_goes_first(ab_order::balanced, 7, i)) << i;
+}
+
+TEST(AbSchedule, StretchesOfTheSizeAndTheRestOrAnEvenCountOfEvenStretchesWhenBalanced) {
+  using ::testing::ElementsAre;
+  for (const ab_order order : {ab_order::alternate, ab_order::random}) {
+    EXPECT_THAT(ab_stretch_sizes(64, 10, order), ElementsAre(10, 10, 10, 10, 10, 10, 4));
+    EXPECT_THAT(ab_stretch_sizes(3, 1, order), ElementsAre(1, 1, 1));
+    EXPECT_THAT(ab_stretch_sizes(4, 4, order), ElementsAre(4));
+  }
+  // 7 stretches become 8, of 8 samples each; 3 become 4, of sizes within one of each other.
+  EXPECT_THAT(ab_stretch_sizes(64, 10, ab_order::balanced), ElementsAre(8, 8, 8, 8, 8, 8, 8, 8));
+  EXPECT_THAT(ab_stretch_sizes(9, 4, ab_order::balanced), ElementsAre(3, 2, 2, 2));
+  EXPECT_THAT(ab_stretch_sizes(4, 4, ab_order::balanced), ElementsAre(2, 2));
+  // Fewer samples than stretches: one sample a stretch, so a side takes one more.
+  EXPECT_THAT(ab_stretch_sizes(3, 1, ab_order::balanced), ElementsAre(1, 1, 1, 1));
+  EXPECT_THAT(ab_stretch_sizes(1, 1, ab_order::balanced), ElementsAre(1, 1));
+  EXPECT_THAT(ab_stretch_sizes(0, 0, ab_order::balanced), ElementsAre(1, 1));
+}
+
 // ---- the estimate ----------------------------------------------------------------------------
 
 ab_round round_of(double a, double b, std::uint64_t reference = 100, std::uint64_t switches = 0) {
@@ -516,6 +538,7 @@ TEST(AbRounds, TheOrderAlternatesAndTheWarmupRunsFirst) {
   fake_side a(host, 'A', 100'000, 0, 1);
   fake_side b(host, 'B', 100'000, 0, 1);
   ab_options o = fake_options(host);
+  o.order = ab_order::alternate;
   o.warmup = std::chrono::nanoseconds(0);  // one warmup round, to size the rounds
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.warmup_rounds, 1U);
@@ -533,6 +556,7 @@ TEST(AbRounds, WithinARoundTheSidesAlternateInStretchesWithTheReferenceAtTheEnds
   fake_side a(host, 'A', 10'000, 0, 1);
   fake_side b(host, 'B', 10'000, 0, 1);
   ab_options o = fake_options(host);
+  o.order = ab_order::alternate;
   o.warmup = std::chrono::nanoseconds(0);
   const ab_pair p = run_rounds(a, b, o);
   // 4 ms / 20 us: 200 samples a side, capped at 64; 100 us stretches of 10 us samples: 10.
@@ -564,6 +588,7 @@ TEST(AbRounds, SamplesLongerThanARoundStillGiveEachSideThreeARound) {
   fake_side a(host, 'A', 5'000'000, 0, 1);
   fake_side b(host, 'B', 5'000'000, 0, 1);
   ab_options o = fake_options(host);
+  o.order = ab_order::alternate;
   o.warmup = std::chrono::nanoseconds(0);
   o.max_time = std::chrono::milliseconds(100);
   const ab_pair p = run_rounds(a, b, o);
@@ -577,22 +602,101 @@ TEST(AbRounds, SamplesLongerThanARoundStillGiveEachSideThreeARound) {
   fake_side one_a(one_host, 'A', 5'000'000, 0, 1);
   fake_side one_b(one_host, 'B', 5'000'000, 0, 1);
   o = fake_options(one_host);
+  o.order = ab_order::alternate;
   o.max_time = std::chrono::milliseconds(100);
   o.tuning.min_samples_per_side = 1;
+  o.order = ab_order::alternate;
   EXPECT_EQ(run_rounds(one_a, one_b, o).samples_per_side, 1U);
   // And never none.
   fake_host none_host;
   fake_side none_a(none_host, 'A', 5'000'000, 0, 1);
   fake_side none_b(none_host, 'B', 5'000'000, 0, 1);
   o = fake_options(none_host);
+  o.order = ab_order::alternate;
   o.max_time = std::chrono::milliseconds(100);
   o.tuning.min_samples_per_side = 0;
   EXPECT_EQ(run_rounds(none_a, none_b, o).samples_per_side, 1U);
 }
 
+using per_side = std::pair<std::size_t, std::size_t>;  // A's, B's
+
+// Per side, the samples taken right after one of the same side's (a sample after the first of
+// its sample() call, or the first of a call that follows the same side's), over calls
+// [begin, end) of the host's record.
+per_side samples_after_their_own(const fake_host& host, std::size_t begin, std::size_t end) {
+  per_side after_own{0, 0};
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::size_t count = host.asked[i].first;
+    const bool follows_own = i > 0 && host.calls[i - 1] == host.calls[i];
+    (host.calls[i] == 'A' ? after_own.first : after_own.second) +=
+        count - 1 + (follows_own ? 1 : 0);
+  }
+  return after_own;
+}
+
+TEST(AbRounds, BalancedRoundsGiveEachSideAsManySamplesRightAfterItsOwn) {
+  // 5 ms a sample: three a side asked for, four taken (an even count of stretches), ABBA ABBA in
+  // every round, the warmup's included, so every round starts after an A.
+  fake_host host;
+  fake_side a(host, 'A', 5'000'000, 0, 1);
+  fake_side b(host, 'B', 5'000'000, 0, 1);
+  ab_options o = fake_options(host);
+  o.order = ab_order::balanced;
+  o.warmup = std::chrono::nanoseconds(0);
+  o.max_time = std::chrono::milliseconds(100);
+  const ab_pair p = run_rounds(a, b, o);
+  EXPECT_EQ(p.samples_per_side, 4U);
+  EXPECT_EQ(p.samples_per_stretch, 1U);
+  const std::string order(host.calls.begin(), host.calls.end());
+  // The warmup round (ABBA, one sample a stretch), then rounds 0 and 1.
+  EXPECT_EQ(order.substr(0, 20), "ABBAABBAABBAABBAABBA");
+  for (std::size_t round = 0; round < 2; ++round) {
+    const std::size_t begin = 4 + round * 8;
+    EXPECT_EQ(samples_after_their_own(host, begin, begin + 8), per_side(2, 2)) << round;
+  }
+  // No round B ran first: nothing to split by order.
+  for (const ab_round& r : p.rounds)
+    EXPECT_TRUE(r.a_first);
+  EXPECT_FALSE(p.estimate.order_split);
+  // The alternate order, for contrast: round 1, BAABBA after round 0's ABBAAB, gives B two
+  // samples right after its own, A one.
+  fake_host alt_host;
+  fake_side alt_a(alt_host, 'A', 5'000'000, 0, 1);
+  fake_side alt_b(alt_host, 'B', 5'000'000, 0, 1);
+  o = fake_options(alt_host);
+  o.order = ab_order::alternate;
+  o.warmup = std::chrono::nanoseconds(0);
+  o.max_time = std::chrono::milliseconds(100);
+  run_rounds(alt_a, alt_b, o);
+  EXPECT_EQ(samples_after_their_own(alt_host, 8, 14), per_side(1, 2));
+}
+
+TEST(AbRounds, BalancedRoundsOfShortSamplesTakeAnEvenCountOfStretches) {
+  fake_host host;
+  fake_side a(host, 'A', 10'000, 0, 1);
+  fake_side b(host, 'B', 10'000, 0, 1);
+  ab_options o = fake_options(host);
+  o.order = ab_order::balanced;
+  o.warmup = std::chrono::nanoseconds(0);
+  const ab_pair p = run_rounds(a, b, o);
+  // 64 samples a side in stretches of 10 is 7 stretches: 8 of 8 instead.
+  EXPECT_EQ(p.samples_per_side, 64U);
+  EXPECT_EQ(p.samples_per_stretch, 8U);
+  const std::string order(host.calls.begin(), host.calls.end());
+  // After the warmup round (ABBA): rounds 0 and 1, each ABBA ABBA ABBA ABBA.
+  EXPECT_EQ(order.substr(4, 32), "ABBAABBAABBAABBAABBAABBAABBAABBA");
+  const std::uint32_t ref = ab_settings{}.reference_iterations;
+  for (std::size_t i = 4; i < 20; ++i) {
+    const std::size_t stretch = (i - 4) / 2;
+    EXPECT_EQ(host.asked[i].first, 8U) << i;
+    EXPECT_EQ(host.asked[i].second, stretch == 0 || stretch == 7 ? ref : 0U) << i;
+  }
+  EXPECT_EQ(samples_after_their_own(host, 4, 20), per_side(60, 60));
+}
+
 // A side whose cost per call alternates between two, sample() call by call: in rounds of one
-// sample a side (ab_settings::min_samples_per_side 1) the round ratios stay apart, so the
-// interval stays wide.
+// sample a side (ab_settings::min_samples_per_side 1) in the alternate order, one sample() call
+// a side a round, the round ratios stay apart, so the interval stays wide.
 struct wobbling_side final : public ab_side {
   fake_side inner_first, inner_second;
   std::size_t n = 0;
@@ -616,6 +720,7 @@ TEST(AbRounds, StopsAtMaxTimeWhenTheTargetIsNotMet) {
   ab_options o = fake_options(host);
   o.max_time = std::chrono::milliseconds(100);
   o.tuning.min_samples_per_side = 1;
+  o.order = ab_order::alternate;
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::max_time);
   EXPECT_GE(p.seconds, 0.1);
@@ -632,6 +737,7 @@ TEST(AbRounds, AfterDecideAfterTheFirstCheckWithASettledVerdictStopsThem) {
   ab_options o =
       deciding_options(host, std::chrono::milliseconds(500), std::chrono::milliseconds(100));
   o.tuning.min_samples_per_side = 1;
+  o.order = ab_order::alternate;
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::decided);
   EXPECT_GE(p.seconds, 0.1);
@@ -649,6 +755,7 @@ TEST(AbRounds, AfterDecideAfterTheFirstCheckWithASettledVerdictStopsThem) {
       deciding_options(gated_host, std::chrono::milliseconds(500), std::chrono::milliseconds(100));
   gated.fail_if_slower = 0.02;
   gated.tuning.min_samples_per_side = 1;
+  gated.order = ab_order::alternate;
   const ab_pair g = run_rounds(gated_a, gated_b, gated);
   EXPECT_EQ(g.stopped_by, ab_stop::max_time);
   EXPECT_GE(g.seconds, 0.5);
@@ -685,6 +792,7 @@ TEST(AbRounds, TheVerdictIsLookedAtAfterDecideAfterAndEachHalfOfItMoreNotAtEvery
   o.warmup = std::chrono::milliseconds(1);
   o.target = 0;  // never met (the rounds at +1% give an interval of no width)
   o.tuning.min_samples_per_side = 1;
+  o.order = ab_order::alternate;
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::decided) << to_string(p.stopped_by);
   const double ms = p.seconds * 1e3;
@@ -701,6 +809,7 @@ TEST(AbRounds, AnUnsureVerdictRunsOnToMaxTime) {
   ab_options o =
       deciding_options(host, std::chrono::milliseconds(300), std::chrono::milliseconds(100));
   o.tuning.min_samples_per_side = 1;
+  o.order = ab_order::alternate;
   const ab_pair p = run_rounds(a, b, o);
   EXPECT_EQ(p.stopped_by, ab_stop::max_time);
   EXPECT_GE(p.seconds, 0.3);
@@ -724,7 +833,8 @@ TEST(AbRounds, AHostSlowStretchFallsOnBothSidesOfARoundAndLeavesTheRatio) {
   std::size_t slowed = 0;
   for (const ab_round& r : p.rounds)
     slowed += r.a_min > 100'000 ? 1 : 0;
-  EXPECT_GT(slowed, 5U);
+  // 40 ms at 1.5x hold five or six whole rounds of 6 ms.
+  EXPECT_GE(slowed, 5U);
   ASSERT_TRUE(p.estimate.rounds.has_value());
   EXPECT_NEAR(p.estimate.rounds->ratio, 1.01, 1e-9);
   EXPECT_GT(p.estimate.disturbed, 0U);  // the reference runs saw the stretch

@@ -80,11 +80,15 @@ struct ab_settings {
 enum class ab_order {
   alternate,  // AB, BA, AB, ...: each side goes first in half the rounds
   random,     // drawn per round from the seed
+  // Every round ABBA, ABBA...: an even count of stretches, A first and last, so each side runs
+  // as often right after itself as right after the other, the round before included.
+  balanced,
 };
 // As --order takes it.
-inline constexpr enum_table<ab_order, ab_order::random> kAbOrderNames{{
+inline constexpr enum_table<ab_order, ab_order::balanced> kAbOrderNames{{
     {ab_order::alternate, "alternate"},
     {ab_order::random, "random"},
+    {ab_order::balanced, "balanced"},
 }};
 constexpr const auto& enum_names(ab_order) noexcept {
   return kAbOrderNames;
@@ -93,6 +97,13 @@ constexpr const auto& enum_names(ab_order) noexcept {
 // The schedule: whether round `index` (0-based) takes A first. Random orders come from a
 // splitmix64 stream of `seed`, so a seed repeats its schedule on every platform.
 bool a_goes_first(ab_order order, std::uint64_t seed, std::size_t index) noexcept;
+
+// The samples each side takes in each stretch of a round, for `samples_per_side` samples a side
+// in stretches of at most `stretch`: stretches of `stretch` and a last one of the rest; in the
+// balanced order an even count of stretches of sizes within one of each other, and at least one
+// sample in each (so the total may exceed samples_per_side).
+std::vector<std::size_t> ab_stretch_sizes(std::size_t samples_per_side, std::size_t stretch,
+                                          ab_order order);
 
 // How far the rounds have got, for a progress line.
 struct ab_progress {
@@ -120,7 +131,7 @@ struct ab_options {
   // B and A are the same when the whole interval lies within +-threshold of a ratio of 1.
   double threshold = 0.005;
   std::optional<double> fail_if_slower;  // the gate: B slower by more than this, with confidence
-  ab_order order = ab_order::alternate;
+  ab_order order = ab_order::balanced;
   std::uint64_t seed = 1;
   std::optional<int> cpu;  // pin here; nullopt: do not pin
   platform::priority_level priority = platform::priority_level::high;

@@ -53,8 +53,39 @@ std::string change(double ratio) {
 }  // namespace
 
 bool a_goes_first(ab_order order, std::uint64_t seed, std::size_t index) noexcept {
-  if (order == ab_order::alternate) return index % 2 == 0;
-  return (splitmix64(seed ^ splitmix64(index)) >> 63) == 0;
+  switch (order) {
+    case ab_order::alternate:
+      return index % 2 == 0;
+    case ab_order::random:
+      return (splitmix64(seed ^ splitmix64(index)) >> 63) == 0;
+    case ab_order::balanced:
+      break;
+  }
+  // A round of an even count of stretches ends with the side it started with: starting every
+  // round with A keeps the sequence ABBA ABBA... unbroken across rounds.
+  return true;
+}
+
+std::vector<std::size_t> ab_stretch_sizes(std::size_t samples_per_side, std::size_t stretch,
+                                          ab_order order) {
+  const std::size_t k = std::max<std::size_t>(samples_per_side, 1);
+  const std::size_t s = std::max<std::size_t>(stretch, 1);
+  std::size_t count = (k + s - 1) / s;
+  if (order != ab_order::balanced) {
+    std::vector<std::size_t> sizes(count, s);
+    sizes.back() = k - (count - 1) * s;
+    return sizes;
+  }
+  // A side's sample is one right after its own when it is not the first of its stretch, or when
+  // its stretch follows one of its own: with an even count of stretches (AB BA AB BA...) and the
+  // round starting with the side the last one ended with, each side has as many of those as the
+  // other, whatever the stretches' sizes, as long as the two sides' stretches pair up in size.
+  count += count % 2;
+  const std::size_t total = std::max(k, count);
+  std::vector<std::size_t> sizes(count, total / count);
+  for (std::size_t j = 0; j < total % count; ++j)
+    ++sizes[j];
+  return sizes;
 }
 
 std::optional<double> ab_estimate::floor_ratio() const {

@@ -113,10 +113,12 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
   refuse_samples_beyond_max_time(pair, options,
                                  need_a >= need_b ? pair.a.workload : pair.b.workload);
 
-  // A round: `k` samples of each side, in stretches of `stretch` samples that alternate between
-  // the sides (the round's first side, then the other, then the other again...), the reference
-  // loop run around each side's first and last stretch.
-  const auto take_round = [&](std::size_t index, std::size_t k, std::size_t stretch) {
+  // A round: each side's samples in stretches (ab_stretch_sizes) that alternate between the
+  // sides (the round's first side, then the other, then the other again...), the reference loop
+  // run around each side's first and last stretch.
+  std::vector<std::size_t> stretches =
+      ab_stretch_sizes(pair.samples_per_side, pair.samples_per_stretch, options.order);
+  const auto take_round = [&](std::size_t index) {
     ab_round r;
     r.a_first = a_goes_first(options.order, options.seed, index);
     // Per side, over the round's stretches: the lowest raw sample, the slowest reference run.
@@ -124,15 +126,13 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
     std::uint64_t lowest_b = UINT64_MAX;
     std::uint64_t reference_a = 0;
     std::uint64_t reference_b = 0;
-    const std::size_t stretches = (k + stretch - 1) / stretch;
-    for (std::size_t j = 0; j < stretches; ++j) {
-      const std::size_t count = std::min(stretch, k - j * stretch);
+    for (std::size_t j = 0; j < stretches.size(); ++j) {
       const std::uint32_t reference =
-          j == 0 || j + 1 == stretches ? tuning.reference_iterations : 0;
+          j == 0 || j + 1 == stretches.size() ? tuning.reference_iterations : 0;
       // AB, BA, AB...: each side goes first in half the stretches of a round.
       const bool a_now = r.a_first == (j % 2 == 0);
       for (const bool is_a : {a_now, !a_now}) {
-        const ab_side_samples s = (is_a ? a : b).sample(count, pair.batch, reference);
+        const ab_side_samples s = (is_a ? a : b).sample(stretches[j], pair.batch, reference);
         std::uint64_t& low = is_a ? lowest_a : lowest_b;
         std::uint64_t& slowest = is_a ? reference_a : reference_b;
         low = std::min(low, lowest(s.raw));
@@ -180,10 +180,15 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
         std::chrono::duration<double>(tuning.stretch_time).count() * 2 * each_per_second;
     pair.samples_per_stretch =
         std::clamp<std::size_t>(static_cast<std::size_t>(per_stretch), 1, pair.samples_per_side);
+    stretches = ab_stretch_sizes(pair.samples_per_side, pair.samples_per_stretch, options.order);
+    // What the rounds take (the balanced order may add a sample a side).
+    pair.samples_per_side = 0;
+    for (const std::size_t n : stretches)
+      pair.samples_per_side += n;
+    pair.samples_per_stretch = *std::max_element(stretches.begin(), stretches.end());
   };
   do {
-    const std::uint64_t one_each =
-        take_round(pair.warmup_rounds, pair.samples_per_side, pair.samples_per_stretch).second;
+    const std::uint64_t one_each = take_round(pair.warmup_rounds).second;
     if (pair.warmup_rounds == 0) size_round(one_each);
     ++pair.warmup_rounds;
     report("warmup", pair.warmup_rounds, static_cast<double>(now() - warmup_begin) / 1e9,
@@ -229,8 +234,7 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
       pair.stopped_by = ab_stop::max_time;
       break;
     }
-    pair.rounds.push_back(
-        take_round(pair.rounds.size(), pair.samples_per_side, pair.samples_per_stretch).first);
+    pair.rounds.push_back(take_round(pair.rounds.size()).first);
     const std::size_t n = pair.rounds.size();
     // A mark for whoever waits on the log for the measured rounds to be under way (the e2e test
     // of a signal mid-run).

@@ -117,9 +117,11 @@ ab_options ab_options_from(const ab_flags& flags) {
     o.order = ab_order::alternate;
   } else if (flags.order == "random") {
     o.order = ab_order::random;
+  } else if (flags.order == "balanced") {
+    o.order = ab_order::balanced;
   } else {
-    throw usage_error(
-        fmt::format("--order: invalid value '{}': expected alternate or random", flags.order));
+    throw usage_error(fmt::format(
+        "--order: invalid value '{}': expected balanced, alternate or random", flags.order));
   }
   // Read here, not by CLI11, which took -1 as the largest seed and clamped one too large to it.
   o.seed = parse_whole(flags.seed, "--seed", "a whole number from 0 to 18446744073709551615");
@@ -358,8 +360,9 @@ void add_ab_command(CLI::App& root, context& ctx) {
                   "Exit 4 when B is slower than A by more than this percentage with 95% "
                   "confidence (the interval's lower bound above it)");
   cmd->add_option("--order", flags->order,
-                  "The order of the sides in a round: alternate (AB, BA, ...) or random (drawn "
-                  "per round from --seed)")
+                  "The order of the sides: balanced (every round ABBA..., so each side runs as "
+                  "often after itself as after the other), alternate (rounds AB.., BA.., ...) or "
+                  "random (the first side drawn per round from --seed)")
       ->capture_default_str();
   cmd->add_option("--seed", flags->seed, "The seed of --order random")->capture_default_str();
   flags->cpu_option =

@@ -68,7 +68,7 @@ struct ab_flags {
   std::string target = "0.04%";
   std::string threshold = "0.5%";
   std::string fail_if_slower;
-  std::string order = "alternate";
+  std::string order = "balanced";
   std::string seed = "1";
   int cpu = -1;
   CLI::Option* cpu_option = nullptr;

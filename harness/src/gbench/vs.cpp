@@ -231,6 +231,9 @@ class vs_run {
 ab_options default_vs_options() {
   ab_options o;
   o.warmup = std::chrono::nanoseconds(0);
+  // Invocations alternate, OLD NEW, NEW OLD, ... (run() schedules them so): each is a fresh
+  // process, with nothing of the one before in its pages to balance.
+  o.order = ab_order::alternate;
   o.max_time = vs_defaults::max_time;
   o.target = vs_defaults::target;
   o.tuning.min_rounds = vs_defaults::min_rounds;
