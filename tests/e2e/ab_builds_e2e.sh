@@ -56,6 +56,9 @@ ab = d["ab"]
 assert d["harness"]["kind"] == "ab"
 assert ab["mode"] == "builds", ab["mode"]
 assert ab["options"]["layout"] == "turns" and ab["options"]["pairs"] == 2, ab["options"]
+# Two builds take the balanced order by default: every round starts with A.
+assert ab["options"]["order"] == "balanced", ab["options"]
+assert all(r["a_first"] for p in ab["pairs"] for r in p["rounds"]), "a round B ran first"
 assert len(ab["pairs"]) == 2 and len(ab["pair_ratios"]) == 2
 for p in ab["pairs"]:
     assert p["a"]["build"].startswith(sys.argv[2] + " (xxh3:"), p["a"]["build"]

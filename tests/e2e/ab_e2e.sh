@@ -21,9 +21,24 @@ if expect 0 console -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}"; then
   contains out "  verdict: " console
   contains out "floors over the run: A " console
   contains out "host: the rounds' minimums at a median " console
-  contains out "(balanced order)" console
+  contains out "(alternate order: A first " console
   contains out "stopped: " console
   contains out "pin to CPU" console
+fi
+
+# --order balanced: every round ABBA ABBA..., A first, so nothing to split by who ran first.
+if expect 0 balanced -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}" --order balanced \
+  -o "$work/balanced.json"; then
+  contains out "(balanced order)" balanced
+  fits_schema "balanced.json" "$work/balanced.json"
+  if python3 - "$work/balanced.json" <<'PY'; then pass; else fail "balanced: the rounds"; fi
+import json, sys
+ab = json.load(open(sys.argv[1]))["ab"]
+pair = ab["pairs"][0]
+assert ab["options"]["order"] == "balanced", ab["options"]
+assert all(r["a_first"] for r in pair["rounds"]), "a round B ran first"
+assert pair["estimate"]["order_split"] is None, pair["estimate"]
+PY
 fi
 
 # -o ab.json: the document against the schema, every round there with its ratio.
@@ -95,10 +110,7 @@ import json, sys
 ab = json.load(open(sys.argv[1]))["ab"]
 assert ab["options"]["max_time_ns"] == 5_000_000_000, ab["options"]
 assert ab["options"]["decide_after_ns"] == 1_000, ab["options"]
-# The default order, balanced: every round starts with A, so nothing to split by who ran first.
-assert ab["options"]["order"] == "balanced", ab["options"]
-assert all(r["a_first"] for r in ab["pairs"][0]["rounds"]), "a round B ran first"
-assert ab["pairs"][0]["estimate"]["order_split"] is None, ab["pairs"][0]["estimate"]
+assert ab["options"]["order"] == "alternate", ab["options"]  # two workloads' default
 assert ab["pairs"][0]["stopped_by"] == "decided", ab["pairs"][0]["stopped_by"]
 assert len(ab["pairs"][0]["rounds"]) == 20, len(ab["pairs"][0]["rounds"])
 assert ab["verdict"] == "slower", ab["verdict"]

@@ -1,12 +1,13 @@
 // `harness ab`: is B faster than A? A and B measured in paired, interleaved rounds on one prepared
 // core, so that what the host does to the speed of the guest falls on both.
 //
-// A round takes the same number of samples of each side, one side after the other, the order
-// alternating (AB, BA, AB...) or drawn per round; it lasts a few milliseconds: long against a
-// sample, short against the host's slow stretches (0.1 s and more, docs/floor.md). Per round, the
-// ratio of B's round minimum to A's, per call; the estimate is the median of those ratios with a
-// distribution-free 95% interval (order statistics), so a slow stretch spoils a round or two, never
-// the answer. The floors of the whole run stand beside it.
+// A round takes the same number of samples of each side, the sides taking turns in stretches,
+// the rounds alternating (AB.., BA..), drawn per round, or every one ABBA ABBA... (balanced, the
+// default for two builds); it lasts a few milliseconds: long against a sample, short against the
+// host's slow stretches (0.1 s and more, docs/floor.md). Per round, the ratio of B's round minimum
+// to A's, per call; the estimate is the median of those ratios with a distribution-free 95%
+// interval (order statistics), so a slow stretch spoils a round or two, never the answer. The
+// floors of the whole run stand beside it.
 //
 // A side is what takes samples on command (ab_side): a workload of this process (local_side), or
 // a worker process of another build speaking the protocol of docs/ab.md. The rounds, the estimate,
@@ -48,7 +49,9 @@ struct ab_settings {
   // caches: with one sample a side, the side going first in a round had run last in the one
   // before, and `ab` of two 32 MB memcpy workloads with their own buffers read +22% in the rounds
   // A ran first and -22% in the others; with three, +4% and -4% (the side going first has two
-  // samples right after its own, the other one: docs/ab.md, "Which side ran first").
+  // samples right after its own, the other one: docs/ab.md, "Which side ran first"). The
+  // balanced order takes four (an even count of stretches, ABBAABBA), two of them right after
+  // one's own a side.
   std::size_t min_samples_per_side = 3;
   // Within a round the sides alternate in stretches of about this long (AB, BA, AB... by stretch,
   // one sample a stretch for samples this long or longer), so each side's samples spread over
@@ -80,8 +83,9 @@ struct ab_settings {
 enum class ab_order {
   alternate,  // AB, BA, AB, ...: each side goes first in half the rounds
   random,     // drawn per round from the seed
-  // Every round ABBA, ABBA...: an even count of stretches, A first and last, so each side runs
-  // as often right after itself as right after the other, the round before included.
+  // Every round ABBA ABBA...: an even count of stretches, A first and last, so each side takes
+  // as many samples right after one of its own as the other, the round before included
+  // (docs/ab.md, "A balanced order"). `harness ab`'s default for two builds.
   balanced,
 };
 // As --order takes it.
@@ -131,7 +135,8 @@ struct ab_options {
   // B and A are the same when the whole interval lies within +-threshold of a ratio of 1.
   double threshold = 0.005;
   std::optional<double> fail_if_slower;  // the gate: B slower by more than this, with confidence
-  ab_order order = ab_order::balanced;
+  // harness ab's command line: balanced for two builds, alternate for two workloads.
+  ab_order order = ab_order::alternate;
   std::uint64_t seed = 1;
   std::optional<int> cpu;  // pin here; nullopt: do not pin
   platform::priority_level priority = platform::priority_level::high;

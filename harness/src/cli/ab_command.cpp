@@ -113,15 +113,20 @@ ab_options ab_options_from(const ab_flags& flags) {
         "a percentage of 0 or more with its percent sign, such as 1% (exit 4 when B is slower "
         "than A by more than it, with 95% confidence)");
   }
-  if (flags.order == "alternate") {
+  // Unless given: balanced for two builds, whose workers each keep their own data in the caches
+  // (docs/ab.md, "A balanced order"); alternate for two workloads of this binary.
+  const std::string order = given(flags.order_option, flags.order) ? flags.order
+                            : builds                               ? "balanced"
+                                                                   : "alternate";
+  if (order == "alternate") {
     o.order = ab_order::alternate;
-  } else if (flags.order == "random") {
+  } else if (order == "random") {
     o.order = ab_order::random;
-  } else if (flags.order == "balanced") {
+  } else if (order == "balanced") {
     o.order = ab_order::balanced;
   } else {
-    throw usage_error(fmt::format(
-        "--order: invalid value '{}': expected balanced, alternate or random", flags.order));
+    throw usage_error(
+        fmt::format("--order: invalid value '{}': expected balanced, alternate or random", order));
   }
   // Read here, not by CLI11, which took -1 as the largest seed and clamped one too large to it.
   o.seed = parse_whole(flags.seed, "--seed", "a whole number from 0 to 18446744073709551615");
@@ -359,11 +364,12 @@ void add_ab_command(CLI::App& root, context& ctx) {
   cmd->add_option("--fail-if-slower", flags->fail_if_slower,
                   "Exit 4 when B is slower than A by more than this percentage with 95% "
                   "confidence (the interval's lower bound above it)");
-  cmd->add_option("--order", flags->order,
-                  "The order of the sides: balanced (every round ABBA..., so each side runs as "
-                  "often after itself as after the other), alternate (rounds AB.., BA.., ...) or "
-                  "random (the first side drawn per round from --seed)")
-      ->capture_default_str();
+  flags->order_option = cmd->add_option(
+      "--order", flags->order,
+      "The order of the sides: balanced (every round ABBA ABBA..., so each side "
+      "has as many samples right after its own as the other; the default for two "
+      "builds), alternate (rounds AB.., BA.., ...; the default for two workloads) or "
+      "random (the first side drawn per round from --seed)");
   cmd->add_option("--seed", flags->seed, "The seed of --order random")->capture_default_str();
   flags->cpu_option =
       cmd->add_option("--cpu", flags->cpu,

@@ -68,7 +68,8 @@ struct ab_flags {
   std::string target = "0.04%";
   std::string threshold = "0.5%";
   std::string fail_if_slower;
-  std::string order = "balanced";
+  std::string order;  // not given: balanced for two builds, alternate for two workloads
+  CLI::Option* order_option = nullptr;
   std::string seed = "1";
   int cpu = -1;
   CLI::Option* cpu_option = nullptr;
