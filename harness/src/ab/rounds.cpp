@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "experiment/sampler.hpp"
 #include "harness/ab.hpp"
@@ -182,9 +183,7 @@ ab_pair run_rounds(ab_side& a, ab_side& b, const ab_options& options) {
         std::clamp<std::size_t>(static_cast<std::size_t>(per_stretch), 1, pair.samples_per_side);
     stretches = ab_stretch_sizes(pair.samples_per_side, pair.samples_per_stretch, options.order);
     // What the rounds take (the balanced order may add a sample a side).
-    pair.samples_per_side = 0;
-    for (const std::size_t n : stretches)
-      pair.samples_per_side += n;
+    pair.samples_per_side = std::accumulate(stretches.begin(), stretches.end(), std::size_t{0});
     pair.samples_per_stretch = *std::max_element(stretches.begin(), stretches.end());
   };
   do {

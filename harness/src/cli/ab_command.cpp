@@ -9,6 +9,7 @@
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "ab/local_side.hpp"
@@ -113,20 +114,15 @@ ab_options ab_options_from(const ab_flags& flags) {
         "a percentage of 0 or more with its percent sign, such as 1% (exit 4 when B is slower "
         "than A by more than it, with 95% confidence)");
   }
-  // Unless given: balanced for two builds, whose workers each keep their own data in the caches
-  // (docs/ab.md, "A balanced order"); alternate for two workloads of this binary.
-  const std::string order = given(flags.order_option, flags.order) ? flags.order
-                            : builds                               ? "balanced"
-                                                                   : "alternate";
-  if (order == "alternate") {
-    o.order = ab_order::alternate;
-  } else if (order == "random") {
-    o.order = ab_order::random;
-  } else if (order == "balanced") {
-    o.order = ab_order::balanced;
+  if (!given(flags.order_option, flags.order)) {
+    // Balanced for two builds, whose workers each keep their own data in the caches (docs/ab.md,
+    // "A balanced order"); alternate for two workloads of this binary.
+    o.order = builds ? ab_order::balanced : ab_order::alternate;
+  } else if (const std::optional<ab_order> order = parse_id<ab_order>(flags.order)) {
+    o.order = *order;
   } else {
-    throw usage_error(
-        fmt::format("--order: invalid value '{}': expected balanced, alternate or random", order));
+    throw usage_error(fmt::format(
+        "--order: invalid value '{}': expected balanced, alternate or random", flags.order));
   }
   // Read here, not by CLI11, which took -1 as the largest seed and clamped one too large to it.
   o.seed = parse_whole(flags.seed, "--seed", "a whole number from 0 to 18446744073709551615");

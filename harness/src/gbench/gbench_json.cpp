@@ -107,7 +107,7 @@ output parse_output(std::string_view text) {
     const double iterations = number(row, "iterations", name);
     // Google Benchmark counts iterations in an int64; 2^63 and beyond (or what is not a number)
     // would not convert to a count.
-    if (!(iterations >= 1) || !(iterations < 9223372036854775808.0)) {
+    if (!(iterations >= 1) || !(iterations < 0x1p63)) {
       throw gbench_output_error(fmt::format(
           "benchmark '{}': iterations {} (expected 1 to 9223372036854775807)", name, iterations));
     }
