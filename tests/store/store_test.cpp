@@ -369,6 +369,39 @@ TEST_P(StoreTest, KeepsTheFloorHistoryPerMachine) {
   EXPECT_EQ(store->load_history({"m3"}).speeds().at(0).reference_ticks, 777u);
 }
 
+// A value its column cannot hold (a store edited by hand, or damaged) is refused, naming the
+// column and the value, instead of read as 0 or wrapped around.
+TEST_P(StoreTest, RefusesAValueItsColumnCannotHold) {
+  auto store = open_store(where_, true);
+  store->save(fixtures::request("run", 100.0));
+  store->note_history({{{"m1", 900}}, {}}, {1'700'000'000, "2023-11-14T22:13:20Z"});
+  const auto refused = [&](const std::string& sql, const auto& read, const std::string& why) {
+    raw_sql(where_, sql);
+    try {
+      read();
+      ADD_FAILURE() << "read after " << sql;
+    } catch (const store_failed& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  const auto history = [&] { return store->load_history({"m1"}); };
+  const auto runs = [&] { return store->runs({}); };
+  const auto phases = [&] { return store->workload_history("sort/1000", "prepared", {}); };
+  refused("UPDATE history_speeds SET reference_ticks = -5", history,
+          "column history_speeds.reference_ticks holds '-5', which is not a count (0 or more)");
+  if (!sqlite()) return;  // PostgreSQL's typed columns refuse the rest themselves.
+  refused("UPDATE runs SET saved_unix = 'yesterday'", runs,
+          "column runs.saved_unix holds 'yesterday', which is not an integer");
+  refused("UPDATE runs SET saved_unix = 1e300", runs,
+          "column runs.saved_unix holds '1e+300', which is not an integer");
+  refused("UPDATE runs SET saved_unix = 1.5", runs,
+          "column runs.saved_unix holds '1.5', which is not an integer");
+  raw_sql(where_, "UPDATE runs SET saved_unix = 1700000000");
+  EXPECT_EQ(runs().size(), 1u);
+  refused("UPDATE phases SET min_ticks = 'fast'", phases,
+          "column phases.min_ticks holds 'fast', which is not a number");
+}
+
 std::vector<std::string> backends() {
   std::vector<std::string> b{"sqlite"};
   if (const char* url = std::getenv("HARNESS_TEST_POSTGRES"); url && *url)

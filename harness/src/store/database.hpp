@@ -28,11 +28,14 @@ value maybe(const std::optional<T>& v) {
   return v ? value(*v) : value();
 }
 
-// Reading a column: text (null as ""), integer, real (an integer column read as one too).
+// Reading a column: text (null as ""), integer, real (an integer column read as one too). A value
+// that is not what the column holds (text that is not a number, a fraction or one beyond 64 bits
+// where an integer belongs, a negative count) throws store_failed naming `column` and the value.
 std::string text_of(const value& v);
-std::int64_t integer_of(const value& v);
-std::optional<double> real_of(const value& v);
-std::optional<std::int64_t> optional_integer_of(const value& v);  // null as nullopt
+std::int64_t integer_of(const value& v, std::string_view column);
+std::uint64_t count_of(const value& v, std::string_view column);         // an integer, 0 or more
+std::optional<double> real_of(const value& v, std::string_view column);  // null as nullopt
+std::optional<std::int64_t> optional_integer_of(const value& v, std::string_view column);
 std::optional<std::string> optional_text_of(const value& v);
 
 class database {

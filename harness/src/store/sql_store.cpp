@@ -32,15 +32,16 @@ saved_run run_of(const row& r) {
   saved_run run;
   run.id = text_of(r[0]);
   run.kind = text_of(r[1]);
-  run.saved_unix = integer_of(r[2]);
+  run.saved_unix = integer_of(r[2], "runs.saved_unix");
   run.saved_at = text_of(r[3]);
   run.machine = text_of(r[4]);
-  run.identity = {text_of(r[5]), real_of(r[6]).value_or(0), text_of(r[7]), text_of(r[8])};
+  run.identity = {text_of(r[5]), real_of(r[6], "runs.tsc_hz").value_or(0), text_of(r[7]),
+                  text_of(r[8])};
   run.build = text_of(r[9]);
   run.commit = optional_text_of(r[10]);
   run.branch = optional_text_of(r[11]);
   run.clock = text_of(r[12]);
-  run.ticks_per_second = real_of(r[13]).value_or(0);
+  run.ticks_per_second = real_of(r[13], "runs.ticks_per_second").value_or(0);
   run.harness_version = text_of(r[14]);
   return run;
 }
@@ -185,15 +186,15 @@ class sql_store final : public results_store {
       phase_row& p = point.phase;
       p.workload = text_of(r[c]);
       p.phase = text_of(r[c + 1]);
-      p.samples = integer_of(r[c + 2]);
-      p.min_ticks = real_of(r[c + 3]);
-      p.median_ticks = real_of(r[c + 4]);
-      p.spread_percent = real_of(r[c + 5]);
-      p.floor_ticks = real_of(r[c + 6]);
-      p.floor_lower = real_of(r[c + 10]);
-      p.floor_upper = real_of(r[c + 11]);
-      p.floor_cpu = optional_integer_of(r[c + 12]);
-      p.floor_confirmed = integer_of(r[c + 7]) != 0;
+      p.samples = integer_of(r[c + 2], "phases.samples");
+      p.min_ticks = real_of(r[c + 3], "phases.min_ticks");
+      p.median_ticks = real_of(r[c + 4], "phases.median_ticks");
+      p.spread_percent = real_of(r[c + 5], "phases.spread_percent");
+      p.floor_ticks = real_of(r[c + 6], "phases.floor_ticks");
+      p.floor_lower = real_of(r[c + 10], "phases.floor_lower_ticks");
+      p.floor_upper = real_of(r[c + 11], "phases.floor_upper_ticks");
+      p.floor_cpu = optional_integer_of(r[c + 12], "phases.floor_cpu");
+      p.floor_confirmed = integer_of(r[c + 7], "phases.floor_confirmed") != 0;
       p.floor_findings = text_of(r[c + 8]);
       p.verdict = text_of(r[c + 9]);
       out.push_back(std::move(point));
@@ -240,8 +241,8 @@ class sql_store final : public results_store {
                          "WHERE machine IN ({}) ORDER BY machine",
                          in),
              params)) {
-      h.note_reference(text_of(r[0]), static_cast<std::uint64_t>(integer_of(r[1])),
-                       {integer_of(r[2]), text_of(r[3])});
+      h.note_reference(text_of(r[0]), count_of(r[1], "history_speeds.reference_ticks"),
+                       {integer_of(r[2], "history_speeds.seen_unix"), text_of(r[3])});
     }
     for (const row& r : db_->query(
              fmt::format("SELECT machine, build, workload, batch, floor_ticks, seen_unix, seen "
@@ -250,8 +251,9 @@ class sql_store final : public results_store {
                          in),
              params)) {
       h.note_floor(text_of(r[0]), text_of(r[1]), text_of(r[2]),
-                   static_cast<std::uint64_t>(integer_of(r[3])), real_of(r[4]).value_or(0),
-                   {integer_of(r[5]), text_of(r[6])});
+                   count_of(r[3], "history_floors.batch"),
+                   real_of(r[4], "history_floors.floor_ticks").value_or(0),
+                   {integer_of(r[5], "history_floors.seen_unix"), text_of(r[6])});
     }
     return h;
   }
