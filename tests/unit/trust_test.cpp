@@ -135,6 +135,25 @@ TEST(DetectLearning, LeavesOutABlockWhoseFirstSampleTheHostSlowed) {
   EXPECT_FALSE(f.has_value());  // two examined: too few
 }
 
+TEST(DetectLearning, CountsAFirstBlockTheHostMarkedWhole) {
+  // A 2694 MHz AMD host (2026-12-07): the branchy sum's first block at 585k ticks a call, every
+  // sample of it marked as slowed by the host (its reference runs slow right after the warmup),
+  // every later block at 688k-718k. A disturbance only adds time: the lead stands.
+  const std::vector<double> minimums = {585.3, 707.9, 698.3, 717.7, 700.5, 696.5, 705.8, 695.8};
+  phase_result p = blocked(
+      8, 4, [&](std::size_t b, std::size_t k) { return minimums[b] + static_cast<double>(k); });
+  for (std::size_t i = 0; i < 4; ++i)
+    p.host_slowdown[i] = true;
+  const auto f = detect_learning(p);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->blocks_examined, 7U);
+  EXPECT_NEAR(f->first_block_lead, 1 - 585.3 / 695.8, 1e-12);
+  // The same with one sample of the first block marked: its lowest sample counts all the same.
+  p.host_slowdown.assign(p.values.size(), false);
+  p.host_slowdown[0] = true;
+  EXPECT_NEAR(detect_learning(p)->first_block_lead, 1 - 585.3 / 695.8, 1e-12);
+}
+
 run_report run_with(workload_result r) {
   run_report run;
   static const testing::report_clock clock;

@@ -64,8 +64,8 @@ struct learning_finding {
   std::size_t blocks_examined = 0;  // blocks after the first with kLearningMinBlockSamples or more
   std::size_t blocks_falling = 0;   // of those, the ones whose first sample lies above the rest
   double median_drop = 0;           // the median over those of first / median of the last half - 1
-  // 1 - the first block's minimum / the lowest minimum of the examined blocks; 0 when it is not
-  // below them.
+  // 1 - the first block's minimum (over every sample of it: a disturbance only adds time) / the
+  // lowest minimum of the examined blocks; 0 when it is not below them.
   double first_block_lead = 0;
   // Which way it was seen: blocks falling in kLearningShare of the examined, or else a first
   // block kLearningMinFirstLead below all of them.

@@ -50,7 +50,14 @@ std::optional<learning_finding> detect_learning(const phase_result& p) {
   }
   if (f.blocks_examined < kLearningMinBlocks) return std::nullopt;
   if (!p.blocks.empty() && std::isfinite(later_min) && later_min > 0) {
-    const double first_min = block_min(p.blocks[0]);
+    // The first block's minimum over every sample of it, disturbed or not: a disturbance only
+    // adds time, so a first block below the rest with such samples lies below at least as far
+    // without them. A host can mark the whole first block (its reference runs slow right after
+    // the warmup) while the workload ran it at its trained speed.
+    const sample_block& first_block = p.blocks[0];
+    double first_min = std::numeric_limits<double>::infinity();
+    for (std::size_t i = first_block.first; i < first_block.first + first_block.count; ++i)
+      first_min = std::min(first_min, p.values[i]);
     if (first_min < later_min) f.first_block_lead = 1 - first_min / later_min;
   }
   f.falling = static_cast<double>(f.blocks_falling) >=
