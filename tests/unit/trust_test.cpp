@@ -138,7 +138,7 @@ TEST(DetectLearning, LeavesOutABlockWhoseFirstSampleTheHostSlowed) {
 TEST(DetectLearning, CountsAFirstBlockTheHostMarkedWhole) {
   // A 2694 MHz AMD host (2026-12-07): the branchy sum's first block at 585k ticks a call, every
   // sample of it marked as slowed by the host (its reference runs slow right after the warmup),
-  // every later block at 688k-718k. A disturbance only adds time: the lead stands.
+  // every later block at 696k-718k. A disturbance only adds time: the lead stands.
   const std::vector<double> minimums = {585.3, 707.9, 698.3, 717.7, 700.5, 696.5, 705.8, 695.8};
   phase_result p = blocked(
       8, 4, [&](std::size_t b, std::size_t k) { return minimums[b] + static_cast<double>(k); });
