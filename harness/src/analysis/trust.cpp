@@ -19,11 +19,11 @@ namespace harness {
 std::optional<learning_finding> detect_learning(const phase_result& p) {
   learning_finding f;
   std::vector<double> drops;
-  // The lowest undisturbed sample of a block, or +inf.
-  const auto block_min = [&](const sample_block& block) {
+  // The lowest sample of a block (undisturbed only, unless told), or +inf.
+  const auto block_min = [&](const sample_block& block, bool with_disturbed = false) {
     double m = std::numeric_limits<double>::infinity();
     for (std::size_t i = block.first; i < block.first + block.count; ++i)
-      if (!p.disturbed(i)) m = std::min(m, p.values[i]);
+      if (with_disturbed || !p.disturbed(i)) m = std::min(m, p.values[i]);
     return m;
   };
   double later_min = std::numeric_limits<double>::infinity();
@@ -54,10 +54,7 @@ std::optional<learning_finding> detect_learning(const phase_result& p) {
     // adds time, so a first block below the rest with such samples lies below at least as far
     // without them. A host can mark the whole first block (its reference runs slow right after
     // the warmup) while the workload ran it at its trained speed.
-    const sample_block& first_block = p.blocks[0];
-    double first_min = std::numeric_limits<double>::infinity();
-    for (std::size_t i = first_block.first; i < first_block.first + first_block.count; ++i)
-      first_min = std::min(first_min, p.values[i]);
+    const double first_min = block_min(p.blocks[0], /*with_disturbed=*/true);
     if (first_min < later_min) f.first_block_lead = 1 - first_min / later_min;
   }
   f.falling = static_cast<double>(f.blocks_falling) >=
