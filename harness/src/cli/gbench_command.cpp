@@ -178,16 +178,7 @@ int gbench_action(const gbench_flags& f, context& ctx) {
   bool saved = true;
   if (!report.results.empty()) {
     const report_model model = analyze_run(report);
-    if (plan.line) {
-      print_lines(ctx.out, model, *plan.line);
-    } else {
-      const console_style style =
-          &ctx.out == &std::cout ? console_style_of(ctx.host, 1) : console_style{};
-      write_report(ctx.out, model, *plan.stdout_format, style);
-    }
-    ctx.out.flush();
-    if (history) save_history(*history, report, ctx.err);
-    written = write_report_file(plan, model, ctx.err);
+    written = emit_run_report(ctx, plan, model, report, history.get());
     // A suite the binary did not finish is not saved, as an interrupted one.
     if (plan.save && outcome.failure) {
       fmt::print(ctx.err, "{}: --save: the binary failed; nothing was saved into {}\n", ctx.program,

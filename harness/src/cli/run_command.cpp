@@ -223,16 +223,7 @@ int run(const run_flags& flags, context& ctx) {
   }
   // One analysis, whatever the number of outputs.
   const report_model model = analyze_run(report);
-  if (plan.line) {
-    print_lines(ctx.out, model, *plan.line);
-  } else {
-    const console_style style =
-        &ctx.out == &std::cout ? console_style_of(ctx.host, 1) : console_style{};
-    write_report(ctx.out, model, *plan.stdout_format, style);
-  }
-  ctx.out.flush();
-  if (history) save_history(*history, report, ctx.err);
-  const bool written = write_report_file(plan, model, ctx.err);
+  const bool written = emit_run_report(ctx, plan, model, report, history.get());
   const bool saved =
       !plan.save || save_run(*plan.save, this_machine(ctx.host, report.context),
                              file_fingerprint(ctx.host.executable_path()),
@@ -248,6 +239,20 @@ int run(const run_flags& flags, context& ctx) {
 }
 
 }  // namespace
+
+bool emit_run_report(context& ctx, const report_plan& plan, const report_model& model,
+                     const run_report& report, history_plan* history) {
+  if (plan.line) {
+    print_lines(ctx.out, model, *plan.line);
+  } else {
+    const console_style style =
+        &ctx.out == &std::cout ? console_style_of(ctx.host, 1) : console_style{};
+    write_report(ctx.out, model, *plan.stdout_format, style);
+  }
+  ctx.out.flush();
+  if (history) save_history(*history, report, ctx.err);
+  return write_report_file(plan, model, ctx.err);
+}
 
 bool write_report_file(const report_plan& plan, const report_model& model, std::ostream& err) {
   if (!plan.file) return true;

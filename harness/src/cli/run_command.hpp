@@ -71,6 +71,14 @@ void check_report_file(const report_plan& plan);
 // The report in `format`, as text.
 std::string render(const report_model& model, report_format format);
 
+struct history_plan;  // run_history.hpp
+
+// The run's outputs, as run and gbench give them: the report on ctx.out (the plan's --line tokens,
+// or its stdout format), the history saved, the plan's file written (write_report_file). False
+// when the file could not be written.
+bool emit_run_report(context& ctx, const report_plan& plan, const report_model& model,
+                     const run_report& report, history_plan* history);
+
 // Writes the report to the plan's file, if it has one (output_file.hpp: whole or not at all);
 // says on `err` what went wrong or what was kept. False when it could not be written.
 bool write_report_file(const report_plan& plan, const report_model& model, std::ostream& err);
