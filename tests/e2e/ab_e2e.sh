@@ -23,6 +23,8 @@ if expect 0 console -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}"; then
   contains out "host: the rounds' minimums at a median " console
   contains out "(alternate order: A first " console
   contains out "stopped: " console
+  # The warmup's rounds said as the warmup's, not the measured rounds'.
+  contains out " of rounds after a warmup of " console
   contains out "pin to CPU" console
 fi
 

@@ -175,9 +175,9 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
       fmt::print(out, " (the round ratios' half-width {} at the last of {} checks, target {})",
                  percent_text(*p.last_half_width, 3), p.checks, percent_text(r.options.target, 3));
     }
-    fmt::print(out, ", {} of rounds after a {} warmup ({} rounds)\n",
-               format_seconds(p.seconds, kSpanFormat),
-               format_seconds(p.warmup_seconds, kSpanFormat), p.warmup_rounds);
+    fmt::print(out, ", {} of rounds after a warmup of {} round{} ({})\n",
+               format_seconds(p.seconds, kSpanFormat), p.warmup_rounds,
+               p.warmup_rounds == 1 ? "" : "s", format_seconds(p.warmup_seconds, kSpanFormat));
   }
   if (r.pairs.size() > 1) {
     fmt::print(out,
