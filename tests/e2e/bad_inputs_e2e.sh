@@ -77,6 +77,13 @@ else
   fits_schema "setup: good.json" "$box/good.json"
 fi
 
+# An `ab` report, which compare and report refuse by name (they read the reports of runs).
+if ! (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" ab empty empty --warmup 0 \
+  --max-time 20ms --format json -o "$box/ab.json" >/dev/null 2>"$work/err"); then
+  fail "setup: could not write an ab report"
+  sed 's/^/    | /' "$work/err"
+fi
+
 # Reports and a history broken in one place each, for compare, report and --history (issue 27):
 # every value read is checked for its type and range, and named by its place in the file.
 ln -s loop.json "$box/loop.json"
@@ -251,6 +258,7 @@ bad compare-missing "cannot read '$box/missing.json': No such file or directory"
   compare "$box/missing.json" "$box/good.json"
 bad compare-folder "$box/folder" -- compare "$box/folder" "$box/good.json"
 bad compare-not-json "$box/notes.txt" -- compare "$box/notes.txt" "$box/good.json"
+bad compare-ab "$box/ab.json: a report of \`harness ab\`" -- compare "$box/good.json" "$box/ab.json"
 bad compare-threshold "--threshold: invalid value 'abc'" -- compare --threshold abc \
   "$box/good.json" "$box/good.json"
 bad compare-threshold-twice "--threshold: given 2 times" -- compare --threshold 1% \
@@ -275,6 +283,8 @@ bad report-folder "cannot read '$box/folder': it is a folder" -- report "$box/fo
 bad report-not-json "$box/notes.txt: not JSON" -- report "$box/notes.txt" -o "$box/r.html"
 bad report-not-harness "not a harness JSON report" -- report "$box/real/target.json" \
   -o "$box/r.html"
+bad report-ab "$box/ab.json: a report of \`harness ab\` (or \`gbench --vs\`), which compares A and B itself" \
+  -- report "$box/ab.json" -o "$box/r.html"
 bad report-negative "$box/negative.json: benchmarks[$row].ticks: a sample of -1280.3 ticks is out of range" \
   -- report "$box/negative.json" -o "$box/r.html"
 bad report-type "$box/string-ticks.json: benchmarks[$row].ticks: expected a number, got a string" \

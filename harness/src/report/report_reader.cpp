@@ -265,6 +265,15 @@ report read_report(std::istream& in, const std::string& source) {
                                   source, version ? version->json().dump() : "null",
                                   kReportSchemaVersion));
   }
+  // `ab` and `gbench --vs` write the run report's frame around their own "ab" section, and no
+  // workloads: say what the file is rather than which field it lacks.
+  if (doc.contains("ab") && !doc["harness"].contains("workloads")) {
+    throw usage_error(fmt::format(
+        "{}: a report of `harness ab` (or `gbench --vs`), which compares A and B itself: only "
+        "the reports of runs are read here (harness --format json, or -o FILE.json); `ab` draws "
+        "its own page with -o FILE.html",
+        source));
+  }
   if (row_error) throw *row_error;
   report r;
   r.source = source;
