@@ -35,16 +35,16 @@ no_worker_left() {
 if expect 0 turns -- ab --a "$a" --b "$b" xor_loop/100000 --warmup 10ms --max-time 1s --pairs 2 \
   --log-level info -o "$work/turns.json"; then
   fits_schema "turns: turns.json" "$work/turns.json"
-  contains out "A: xor_loop/100000 of $a (xxh3:" turns
-  contains out "B: xor_loop/100000 of $b (xxh3:" turns
-  contains out "(95%, over 2 pairs of processes, widened +-" turns
-  contains out "% for the clock's step)" turns
-  contains out "  pair 1: " turns
-  contains out "  pair 2: " turns
-  contains out "its width comes from the spread" turns
-  contains out "workers: 2 of 2 pairs, layout turns (the two take turns on one CPU)" turns
-  contains out "A worker: pin to CPU " turns
-  contains out "B worker: nice -20 (setpriority): " turns
+  contains_wrapped out "A: xor_loop/100000 of $a (xxh3:" turns
+  contains_wrapped out "B: xor_loop/100000 of $b (xxh3:" turns
+  contains_wrapped out "(95%, over 2 pairs of processes, widened +-" turns
+  contains_wrapped out "% for the clock's step)" turns
+  contains_wrapped out "  pair 1: " turns
+  contains_wrapped out "  pair 2: " turns
+  contains_wrapped out "its width comes from the spread" turns
+  contains_wrapped out "workers: 2 of 2 pairs, layout turns (the two take turns on one CPU)" turns
+  contains_wrapped out "A worker: pin to CPU " turns
+  contains_wrapped out "B worker: nice -20 (setpriority): " turns
   grep -qE "verdict: (faster|slower|same|unsure): " "$work/out" && pass || fail "turns: no verdict"
   # Four workers, each started and ready once.
   [ "$(grep -c "worker started, pid " "$work/err")" -eq 4 ] && pass || fail "turns: not 4 workers"
@@ -96,8 +96,8 @@ fi
 
 # One pair: the rounds' interval alone, said so.
 if expect 0 one-pair -- ab --a "$a" --b "$b" xor_loop/100000 --warmup 10ms --max-time 200ms --pairs 1; then
-  contains out "(95%, median of " one-pair
-  contains out "workers: 1 of 1 pairs" one-pair
+  contains_wrapped out "(95%, median of " one-pair
+  contains_wrapped out "workers: 1 of 1 pairs" one-pair
 fi
 
 # A stop while the rounds run: the workers quit, the report holds what came before, the parent is
@@ -133,8 +133,8 @@ stop_check() {
   wait "$pid"
   local got=$?
   [ "$got" -eq "$code" ] && pass || fail "$name: exit $got, expected $code"
-  contains out "interrupted: the figures are what came before" "$name"
-  contains out "workers: 1 of 3 pairs" "$name"
+  contains_wrapped out "interrupted: the figures are what came before" "$name"
+  contains_wrapped out "workers: 1 of 3 pairs" "$name"
   no_worker_left "$name"
 }
 stop_check INT 130 sigint

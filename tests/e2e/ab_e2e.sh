@@ -15,23 +15,23 @@ source "$root/tests/e2e/lib.sh"
 
 # The console block: the answer first, then its verdict, the floors and the rounds.
 if expect 0 console -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}"; then
-  contains out "A: xor_loop/1000" console
-  contains out "B: xor_loop/1000" console
-  contains out "(95%, median of" console
-  contains out "  verdict: " console
-  contains out "floors over the run: A " console
-  contains out "host: the rounds' minimums at a median " console
-  contains out "(alternate order: A first " console
-  contains out "stopped: " console
+  contains_wrapped out "A: xor_loop/1000" console
+  contains_wrapped out "B: xor_loop/1000" console
+  contains_wrapped out "(95%, median of" console
+  contains_wrapped out "  verdict: " console
+  contains_wrapped out "floors over the run: A " console
+  contains_wrapped out "host: the rounds' minimums at a median " console
+  contains_wrapped out "(alternate order: A first " console
+  contains_wrapped out "stopped: " console
   # The warmup's rounds said as the warmup's, not the measured rounds'.
-  contains out " of rounds after a warmup of " console
-  contains out "pin to CPU" console
+  contains_wrapped out " of rounds after a warmup of " console
+  contains_wrapped out "pin to CPU" console
 fi
 
 # --order balanced: every round ABBA ABBA..., A first, so nothing to split by who ran first.
 if expect 0 balanced -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}" --order balanced \
   -o "$work/balanced.json"; then
-  contains out "(balanced order)" balanced
+  contains_wrapped out "(balanced order)" balanced
   fits_schema "balanced.json" "$work/balanced.json"
   if python3 - "$work/balanced.json" <<'PY'; then pass; else fail "balanced: the rounds"; fi
 import json, sys
@@ -46,7 +46,7 @@ fi
 # -o ab.json: the document against the schema, every round there with its ratio.
 if expect 0 json -- ab xor_loop/1000 xor_loop/5000 "${tiny[@]}" --order random --seed 7 \
   -o "$work/ab.json"; then
-  contains out "B is " json
+  contains_wrapped out "B is " json
   fits_schema "ab.json" "$work/ab.json"
   if python3 - "$work/ab.json" <<'PY'; then pass; else fail "json: the document's figures"; fi
 import json, math, sys
@@ -105,7 +105,7 @@ fi
 # check (round 20), where the target cannot stop the rounds yet (it takes two checks in a row).
 if expect 0 decided -- ab xor_loop/1000 xor_loop/5000 --warmup 10ms --decide-after 1us \
   -o "$work/decided.json"; then
-  contains out "stopped: the verdict was settled after --decide-after" decided
+  contains_wrapped out "stopped: the verdict was settled after --decide-after" decided
   fits_schema "decided.json" "$work/decided.json"
   if python3 - "$work/decided.json" <<'PY'; then pass; else fail "decided: the options and the stop"; fi
 import json, sys
@@ -121,11 +121,11 @@ fi
 
 # The gate: B five times slower than A beyond --fail-if-slower 1%: exit 4, and the report printed.
 if expect 4 gate -- ab xor_loop/1000 xor_loop/5000 "${tiny[@]}" --fail-if-slower 1%; then
-  contains out "--fail-if-slower" gate
-  contains out "verdict: slower" gate
+  contains_wrapped out "--fail-if-slower" gate
+  contains_wrapped out "verdict: slower" gate
 fi
 expect 0 gate-passes -- ab xor_loop/5000 xor_loop/1000 "${tiny[@]}" --fail-if-slower 1%
-contains out "verdict: faster" gate-passes
+contains_wrapped out "verdict: faster" gate-passes
 
 # --line, CSV and Markdown on stdout.
 if expect 0 line -- ab xor_loop/1000 xor_loop/5000 "${tiny[@]}" \
@@ -148,8 +148,8 @@ if expect 0 csv -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}" --format csv; the
   fi
 fi
 if expect 0 markdown -- ab xor_loop/1000 xor_loop/1000 "${tiny[@]}" --format markdown; then
-  contains out "| A | B | B/A | change | 95% interval | verdict | rounds | disturbed | host A / B |" markdown
-  contains out "| xor_loop/1000 | xor_loop/1000 | " markdown
+  contains_wrapped out "| A | B | B/A | change | 95% interval | verdict | rounds | disturbed | host A / B |" markdown
+  contains_wrapped out "| xor_loop/1000 | xor_loop/1000 | " markdown
   if grep -qE '^\| xor_loop/1000 \|.* \| [1-9][0-9]*\.[0-9]{2}x / [1-9][0-9]*\.[0-9]{2}x \|$' "$work/out"; then pass; else
     fail "markdown: no host cell in $(tail -1 "$work/out")"
   fi
@@ -175,8 +175,8 @@ interrupt() {
   wait "$pid"
   local got=$?
   if [ "$got" -eq "$code" ]; then pass; else fail "SIG$sig: exit code $got, expected $code"; fi
-  contains out "stopped: interrupted" "SIG$sig"
-  contains out "interrupted: the figures are what came before" "SIG$sig"
+  contains_wrapped out "stopped: interrupted" "SIG$sig"
+  contains_wrapped out "interrupted: the figures are what came before" "SIG$sig"
 }
 interrupt INT 130
 interrupt TERM 143

@@ -128,7 +128,7 @@ PY
   # ab: B's instructions over A's, exact.
   if expect 0 ab-instructions -- ab xor_loop/1000000 xor_loop/1010000 --warmup 50ms --max-time 300ms \
     --instructions -o "$work/ab.json"; then
-    contains out "instructions: B/A 1.0100 exactly, counted under Valgrind" ab-instructions
+    contains_wrapped out "instructions: B/A 1.0100 exactly, counted under Valgrind" ab-instructions
     if python3 - "$work/ab.json" <<'PY'; then pass; else fail "ab-instructions: ratio"; fi
 import json, sys
 n = json.load(open(sys.argv[1]))["ab"]["instructions"]

@@ -40,18 +40,18 @@ tiny=(-n 10 --min-time 0.5ms --max-time "${GBENCH_VS_MAX_TIME:-0.7s}")
 # only in each.
 if expect 3 suite -- gbench --vs "$old" "${tiny[@]}" --log-level info -o "$work/vs.json" -- "$new"; then
   fits_schema "gbench --vs: vs.json" "$work/vs.json"
-  contains out "A: $old (--vs)" suite
-  contains out "B: $new" suite
-  contains out "BM_plus25/2000/manual_time" suite
-  contains out "  verdict: slower: " suite
-  contains out "  FAILED: B ('$new') reported an error in invocation 1 (SkipWithError): the new binary fails this one" suite
-  contains out "BM_old_only/100"$'\n'"  only in A: not compared" suite
-  contains out "BM_new_only/100"$'\n'"  only in B: not compared" suite
-  contains out "(ABBA order), 10 repetitions an invocation" suite
-  contains out "  host: the rounds' minimums at a median " suite
+  contains_wrapped out "A: $old (--vs)" suite
+  contains_wrapped out "B: $new" suite
+  contains_wrapped out "BM_plus25/2000/manual_time" suite
+  contains_wrapped out "  verdict: slower: " suite
+  contains_wrapped out "  FAILED: B ('$new') reported an error in invocation 1 (SkipWithError): the new binary fails this one" suite
+  contains_wrapped out "BM_old_only/100"$'\n'"  only in A: not compared" suite
+  contains_wrapped out "BM_new_only/100"$'\n'"  only in B: not compared" suite
+  contains_wrapped out "(ABBA order), 10 repetitions an invocation" suite
+  contains_wrapped out "  host: the rounds' minimums at a median " suite
   # gbench --vs runs no reference loop: the host line names none.
-  if grep -q "reference loop at" "$work/out"; then fail "suite: a reference loop in the host line"; else pass; fi
-  if grep -qE "pin to CPU [0-9]+ \(sched_setaffinity\): applied" "$work/out"; then pass; else
+  if unwrapped out | grep -q "reference loop at"; then fail "suite: a reference loop in the host line"; else pass; fi
+  if unwrapped out | grep -qE "pin to CPU [0-9]+ \(sched_setaffinity\): applied"; then pass; else
     fail "suite: no applied pin in the report"
   fi
   if python3 - "$work/vs.json" <<'EOF'; then pass; else fail "suite: the JSON's content"; fi
@@ -113,7 +113,7 @@ fi
 # interval [1.039, 1.885] of a true 1.25; BM_plus25's declared time makes it 1.25 exactly.)
 if expect 4 gate -- gbench --vs "$old" "${tiny[@]}" --fail-if-slower 1% --format csv -- "$new" \
   --benchmark_filter=BM_plus25; then
-  contains out "pair,round,a,b,a_first,a_min_ticks,b_min_ticks,ratio" gate
+  contains_wrapped out "pair,round,a,b,a_first,a_min_ticks,b_min_ticks,ratio" gate
   [ "$(grep -c '^1,[0-9]*,"BM_plus25/2000/manual_time","BM_plus25/2000/manual_time",' "$work/out")" -ge 6 ] && pass ||
     fail "gate: fewer than 6 rows of rounds"
 fi
@@ -123,7 +123,7 @@ no_child_left gate-and-swapped
 if GBENCH_PAIR_CRASH=new expect 5 crash -- gbench --vs "$old" "${tiny[@]}" -- "$new" \
   --benchmark_filter=BM_plus25; then
   contains err "'$new' (--vs B, BM_plus25/2000/manual_time invocation 1) was killed by signal 6 (SIGABRT" crash
-  contains out "BM_plus25/2000/manual_time" crash
+  contains_wrapped out "BM_plus25/2000/manual_time" crash
 fi
 no_child_left crash
 
@@ -158,9 +158,9 @@ kill -TERM "$pid"
 wait "$pid"
 got=$?
 [ "$got" -eq 143 ] && pass || fail "sigterm: exit $got, expected 143"
-contains out "BM_plus25/2000/manual_time" sigterm
-contains out "stopped: interrupted" sigterm
-contains out "interrupted: the figures are what came before" sigterm
+contains_wrapped out "BM_plus25/2000/manual_time" sigterm
+contains_wrapped out "stopped: interrupted" sigterm
+contains_wrapped out "interrupted: the figures are what came before" sigterm
 no_child_left sigterm
 
 # A signal while the report is being written ends the command after the write (lib.sh).

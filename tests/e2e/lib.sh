@@ -32,6 +32,21 @@ contains() {
   fi
 }
 
+# unwrapped FILE: $work/FILE with the lines `ab`'s console block wrapped joined again (a line break
+# and the next line's indent of 3 or more, read as one space: its own lines start at 0 or 2).
+unwrapped() {
+  perl -0pe 's/\n {3,}/ /g' "$work/$1"
+}
+
+# contains_wrapped FILE TEXT NAME: as contains, over unwrapped FILE, so a phrase a wrap split is
+# still found.
+contains_wrapped() {
+  if unwrapped "$1" | grep -qF -- "$2"; then pass; else
+    fail "$3: $1 lacks '$2'"
+    sed 's/^/    | /' "$work/$1" | head -40
+  fi
+}
+
 # lacks FILE TEXT NAME: $work/FILE does not contain TEXT.
 lacks() {
   if grep -qF -- "$2" "$work/$1"; then fail "$3: $1 has '$2'"; else pass; fi

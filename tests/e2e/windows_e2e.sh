@@ -51,6 +51,14 @@ contains() {  # NAME EXTENDED-REGEX: stdout matches
     show out
   fi
 }
+# contains_wrapped NAME EXTENDED-REGEX: as contains, over `ab`'s console block with its wrapped
+# lines joined again (a line break and an indent of 3 or more read as one space).
+contains_wrapped() {
+  if perl -0pe 's/\r?\n {3,}/ /g' "$work/out" | grep -qE -- "$2"; then pass; else
+    fail "$1: output lacks /$2/"
+    show out
+  fi
+}
 
 # A tiny run: both phases in blocks, each floor reported, pinned through SetProcessAffinityMask,
 # the pin read back.
@@ -73,9 +81,9 @@ fi
 if run ab ab xor_loop/1000 xor_loop/5000 --warmup 10ms --max-time 200ms; then
   # Widened to reach the halves' medians when either lies outside (docs/ab.md, "How it works"):
   # it depends on the rounds, so the clause may or may not be there.
-  contains ab "^  B is [0-9.]+% slower than A \[\+[0-9.]+%, \+[0-9.]+%\] \(95%, median of [0-9]+ round ratios(, widened to reach the rounds A ran first, [+-][0-9.]+%, and those B ran first, [+-][0-9.]+%)?, widened \+-[0-9.]+% for the clock's step\)$"
-  contains ab "^  verdict: slower: "
-  contains ab "pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"
+  contains_wrapped ab "^  B is [0-9.]+% slower than A \[\+[0-9.]+%, \+[0-9.]+%\] \(95%, median of [0-9]+ round ratios(, widened to reach the rounds A ran first, [+-][0-9.]+%, and those B ran first, [+-][0-9.]+%)?, widened \+-[0-9.]+% for the clock's step\)$"
+  contains_wrapped ab "^  verdict: slower: "
+  contains_wrapped ab "pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"
 fi
 
 # -o NUL: the null device, written in place (output_file.hpp); no file named NUL, nor a
@@ -158,11 +166,11 @@ fi
 cp "$harness" "$work/a.exe" && cp "$harness" "$work/b.exe"
 if run ab-builds ab --a "$work/a.exe" --b "$work/b.exe" xor_loop/100000 --warmup 10ms \
   --max-time 1s --pairs 2; then
-  contains ab-builds "^A: xor_loop/100000 of .*a\.exe \(xxh3:"
-  contains ab-builds "\(95%, over 2 pairs of processes, widened \+-[0-9.]+% for the clock's step\)"
-  contains ab-builds "workers: 2 of 2 pairs, layout turns"
-  contains ab-builds "A worker: pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"
-  contains ab-builds "B worker: HIGH_PRIORITY_CLASS \(SetPriorityClass\): applied"
+  contains_wrapped ab-builds "^A: xor_loop/100000 of .*a\.exe \(xxh3:"
+  contains_wrapped ab-builds "\(95%, over 2 pairs of processes, widened \+-[0-9.]+% for the clock's step\)"
+  contains_wrapped ab-builds "workers: 2 of 2 pairs, layout turns"
+  contains_wrapped ab-builds "A worker: pin to CPU [0-9]+ \(SetProcessAffinityMask\): applied"
+  contains_wrapped ab-builds "B worker: HIGH_PRIORITY_CLASS \(SetPriorityClass\): applied"
 fi
 
 echo "$passed passed, $failed failed"

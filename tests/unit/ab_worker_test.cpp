@@ -755,18 +755,20 @@ class AbBuilds : public ::testing::Test {
 TEST_F(AbBuilds, FreshPairsOfWorkersPinnedAndRaisedGiveTheAnswerOverProcesses) {
   const testing::outcome o = ab({"exact", "--pairs", "2"});
   ASSERT_EQ(o.code, 0) << o.err;
-  EXPECT_THAT(o.out, HasSubstr("A: exact of " + a_path() + " (xxh3:aaaa)"));
-  EXPECT_THAT(o.out, HasSubstr("B: exact of " + b_path() + " (xxh3:bbbb)"));
+  // The console's lines are wrapped at 100 columns: the phrases are looked for in the text joined.
+  const std::string out = testing::unwrapped(o.out);
+  EXPECT_THAT(out, HasSubstr("A: exact of " + a_path() + " (xxh3:aaaa)"));
+  EXPECT_THAT(out, HasSubstr("B: exact of " + b_path() + " (xxh3:bbbb)"));
   // Exact figures: B's call costs 1% more, in every round of both pairs.
   // Widened by a step of the fake clock (1 tick) over each side's floor: 1e-5 + 0.99e-5.
-  EXPECT_THAT(o.out, HasSubstr("B is 1.00% slower than A [+1.00%, +1.00%] (95%, over 2 pairs of "
-                               "processes, widened +-0.002% for the clock's step)"));
-  EXPECT_THAT(o.out, HasSubstr("verdict: slower"));
-  EXPECT_THAT(o.out, HasSubstr("pair 2: +1.00% [+1.00%, +1.00%]"));
-  EXPECT_THAT(o.out,
+  EXPECT_THAT(out, HasSubstr("B is 1.00% slower than A [+1.00%, +1.00%] (95%, over 2 pairs of "
+                             "processes, widened +-0.002% for the clock's step)"));
+  EXPECT_THAT(out, HasSubstr("verdict: slower"));
+  EXPECT_THAT(out, HasSubstr("pair 2: +1.00% [+1.00%, +1.00%]"));
+  EXPECT_THAT(out,
               HasSubstr("workers: 2 of 2 pairs, layout turns (the two take turns on one CPU)"));
-  EXPECT_THAT(o.out, HasSubstr("A worker: pin to CPU 2: applied; A worker: nice -20: applied; B "
-                               "worker: pin to CPU 2: applied"));
+  EXPECT_THAT(out, HasSubstr("A worker: pin to CPU 2: applied; A worker: nice -20: applied; B "
+                             "worker: pin to CPU 2: applied"));
   EXPECT_EQ(o.err, "");
   // Four processes, each held, pinned to the doctor's CPU, raised, released, then told to quit.
   EXPECT_THAT(builds.launched,
@@ -835,8 +837,9 @@ TEST_F(AbBuilds, TheJsonReportSaysBuildsAndWhereTheWidthComesFrom) {
 TEST_F(AbBuilds, TheDuetPinsBOnAnotherCpuAndSamplesBothAtOnce) {
   const testing::outcome o = ab({"exact", "--pairs", "2", "--layout", "duet"});
   ASSERT_EQ(o.code, 0) << o.err;
-  EXPECT_THAT(o.out, HasSubstr("layout duet (the two sample each round at the same time on two "
-                               "CPUs)"));
+  EXPECT_THAT(testing::unwrapped(o.out),
+              HasSubstr("layout duet (the two sample each round at the same time on two "
+                        "CPUs)"));
   EXPECT_THAT(o.out, HasSubstr("B is 1.00% slower than A"));
   const auto& e = builds.log.events;
   // B on the least loaded other CPU (the doctor's rule: the highest of equals), then swapped.

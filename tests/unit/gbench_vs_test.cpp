@@ -463,15 +463,17 @@ TEST_F(GbenchVsReport, TheConsoleHasABlockPerBenchmark) {
   EXPECT_THAT(text, HasSubstr("  floors over the run: A 1.00 µs, B 1.02 µs per iteration, B/A "
                               "1.02000\n"));
   // No reference loop runs beside an invocation: the host line names none.
+  // Lines of 100 columns, the rest under the line's label.
   EXPECT_THAT(text, HasSubstr("  host: the rounds' minimums at a median 1.35x A's floor and 1.35x "
-                              "B's; most rounds ran 1.20x their floor or more (the host"));
+                              "B's; most rounds ran 1.20x their\n        floor or more (the host"));
   EXPECT_THAT(text, HasSubstr("  rounds: 8 (ABBA order), 3 repetitions an invocation; stopped: "
                               "the round limit was reached"));
   EXPECT_THAT(text, HasSubstr("b\n  not answered: 0 rounds gave a ratio"));
   EXPECT_THAT(text, HasSubstr("  FAILED: B ('new') reported an error in invocation 1"));
   EXPECT_THAT(text, HasSubstr("gone\n  only in A: not compared\n"));
-  EXPECT_THAT(text, HasSubstr("figures: gbench_real_time (Google Benchmark's real_time per "
-                              "iteration, ns); each invocation --benchmark_filter=^NAME$"));
+  EXPECT_THAT(text,
+              HasSubstr("figures: gbench_real_time (Google Benchmark's real_time per "
+                        "iteration, ns); each invocation\n         --benchmark_filter=^NAME$"));
 }
 
 TEST_F(GbenchVsReport, TheJsonHoldsAComparisonPerBenchmark) {

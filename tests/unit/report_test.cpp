@@ -107,5 +107,42 @@ TEST(DisplayWidth, CountsCodePointsAndNoColourEscapes) {
   EXPECT_EQ(report_detail::display_width("ab\x1b[3"), 2U);
 }
 
+TEST(WrapLines, BreaksLongLinesAtSpacesUnderTheirLabel) {
+  using report_detail::wrap_lines;
+  // A line within the width, and the line breaks, as they are.
+  EXPECT_EQ(wrap_lines("A: x\n  short line\n", 20), "A: x\n  short line\n");
+  EXPECT_EQ(wrap_lines("", 20), "");
+  // Under the label: past the leading spaces and "host: ".
+  EXPECT_EQ(wrap_lines("  host: aaaa bbbb cccc dddd\n", 20),
+            "  host: aaaa bbbb\n        cccc dddd\n");
+  // No label within kWrapLabelMost columns: 2 columns in.
+  EXPECT_EQ(wrap_lines("  the interval is over: aaa bbb", 20),
+            "  the interval is\n    over: aaa bbb");
+  // Display width, not bytes: "µs" is two columns.
+  EXPECT_EQ(wrap_lines("t: 248 µs 250 µs", 12), "t: 248 µs\n   250 µs");
+  // A word longer than a line stays whole, on a line of its own.
+  EXPECT_EQ(wrap_lines("k: a 0123456789abcdef b", 10), "k: a\n   0123456789abcdef\n   b");
+  // Joining the broken lines again (a break and the indent as one space) gives the text back.
+  const std::string line =
+      "  stopped: --max-time passed (the round ratios' half-width 0.038% at the last of 25 "
+      "checks, target 0.040%), 1.00 s of rounds after a warmup of 131 rounds (502 ms)";
+  const std::string wrapped = wrap_lines(line, 60);
+  std::string joined;
+  for (std::size_t i = 0; i < wrapped.size(); ++i) {
+    if (wrapped[i] != '\n') {
+      joined += wrapped[i];
+      continue;
+    }
+    joined += ' ';
+    while (i + 1 < wrapped.size() && wrapped[i + 1] == ' ')
+      ++i;
+  }
+  EXPECT_EQ(joined, line);
+  for (std::size_t at = 0, end = 0; at < wrapped.size(); at = end + 1) {
+    end = std::min(wrapped.find('\n', at), wrapped.size());
+    EXPECT_LE(report_detail::display_width(wrapped.substr(at, end - at)), 60U);
+  }
+}
+
 }  // namespace
 }  // namespace harness

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <span>
+#include <sstream>
 #include <string>
 
 #include "base/numbers.hpp"
@@ -15,6 +16,7 @@
 #include "harness/duration.hpp"
 #include "report/ab_writers.hpp"
 #include "report/counters.hpp"
+#include "report/table.hpp"
 
 namespace harness {
 
@@ -92,7 +94,10 @@ void print_gbench_console(std::ostream& out, const ab_report& r) {
   if (r.interrupted) fmt::print(out, "interrupted: the figures are what came before\n");
 }
 
-void print_ab_console(std::ostream& out, const ab_report& r) {
+namespace {
+
+// The console block, its lines as long as they come.
+void print_ab_block(std::ostream& out, const ab_report& r) {
   if (r.mode == ab_mode::gbench) {
     print_gbench_console(out, r);
     return;
@@ -212,6 +217,15 @@ void print_ab_console(std::ostream& out, const ab_report& r) {
              r.clock, fixed_text(tps, 0), first.overhead_a, first.overhead_b,
              prepared.empty() ? "" : "; ", prepared);
   if (r.interrupted) fmt::print(out, "  interrupted: the figures are what came before\n");
+}
+
+}  // namespace
+
+void print_ab_console(std::ostream& out, const ab_report& r) {
+  std::ostringstream block;
+  print_ab_block(block, r);
+  // Lines of 100 columns, as the run's report (console_short.cpp).
+  out << report_detail::wrap_lines(block.str(), 100);
 }
 
 void write_ab_csv(std::ostream& out, const ab_report& r) {

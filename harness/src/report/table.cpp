@@ -26,6 +26,56 @@ std::string pad(std::string_view text, std::size_t width, align a) {
   return a == align::left ? std::string(text) + fill : fill + std::string(text);
 }
 
+namespace {
+
+// One line of wrap_lines, without its line break.
+void wrap_line(std::string& out, std::string_view line, std::size_t width) {
+  if (display_width(line) <= width) {
+    out += line;
+    return;
+  }
+  const std::size_t lead = std::min(line.find_first_not_of(' '), line.size());
+  const std::size_t colon = line.find(": ", lead);
+  const std::size_t indent = colon != std::string_view::npos && colon - lead <= kWrapLabelMost
+                                 ? display_width(line.substr(0, colon + 2))
+                                 : lead + 2;
+  std::string current(line.substr(0, lead));
+  std::size_t at = lead;
+  bool first_word = true;  // of the current line
+  while (at < line.size()) {
+    std::size_t end = line.find(' ', at);
+    if (end == std::string_view::npos) end = line.size();
+    const std::string_view word = line.substr(at, end - at);
+    if (!first_word && display_width(current) + 1 + display_width(word) > width) {
+      out += current;
+      out += '\n';
+      current.assign(indent, ' ');
+      first_word = true;
+    }
+    if (!first_word) current += ' ';
+    current += word;
+    first_word = false;
+    at = end + 1;
+  }
+  out += current;
+}
+
+}  // namespace
+
+std::string wrap_lines(std::string_view text, std::size_t width) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    const bool broken = end != std::string_view::npos;
+    if (!broken) end = text.size();
+    wrap_line(out, text.substr(at, end - at), width);
+    if (broken) out += '\n';
+    at = end + 1;
+  }
+  return out;
+}
+
 text_lines render_text(const text_table& table, std::size_t width, const cell_dresser& dress) {
   const auto& columns = table.columns;
   std::vector<std::size_t> widths(columns.size());

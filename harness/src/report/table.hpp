@@ -32,6 +32,12 @@ struct text_table {
 // sequence (ESC [ ... m).
 std::size_t display_width(std::string_view text);
 std::string pad(std::string_view text, std::size_t width, align a);
+// Each line of `text` longer than `width` columns broken at spaces; its continuation lines start
+// under its text: past its leading spaces and a short label ("verdict: ", "pair 1: ": the first
+// ": " within kWrapLabelMost columns of them), or 2 columns in when it has none. A word longer
+// than a line stays whole. Lines within `width`, and line breaks, are kept as they are.
+inline constexpr std::size_t kWrapLabelMost = 12;
+std::string wrap_lines(std::string_view text, std::size_t width);
 
 struct text_lines {
   std::vector<std::string> lines;    // the header first, then one line per row
