@@ -93,8 +93,8 @@ else
   echo "SKIP: compare.py: $compare or scipy for /usr/bin/python3 is missing"
 fi
 if expect 0 harness-compare -- compare --allow-not-compared "$work/b.json" "$work/b.json"; then
-  contains out "BM_copy/4096" harness-compare
-  contains out "prepared phases: one sample = one repetition: Google Benchmark's real_time" harness-compare
+  contains_wrapped out "BM_copy/4096" harness-compare
+  contains_wrapped out "prepared phases: one sample = one repetition: Google Benchmark's real_time" harness-compare
 fi
 
 # The other formats.

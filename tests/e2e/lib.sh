@@ -32,8 +32,10 @@ contains() {
   fi
 }
 
-# unwrapped FILE: $work/FILE with the lines `ab`'s console block wrapped joined again (a line break
-# and the next line's indent of 3 or more, read as one space: its own lines start at 0 or 2).
+# unwrapped FILE: $work/FILE with the lines a report wrapped at 100 columns (`ab`, `compare`) joined
+# again: a line break and the next line's indent of 3 or more read as one space (`ab`'s own lines
+# start at 0 or 2; `compare`'s notes at 4 are joined too, which a search for a phrase does not
+# mind).
 unwrapped() {
   perl -0pe 's/\n {3,}/ /g' "$work/$1"
 }
@@ -45,6 +47,11 @@ contains_wrapped() {
     fail "$3: $1 lacks '$2'"
     sed 's/^/    | /' "$work/$1" | head -40
   fi
+}
+
+# lacks_wrapped FILE TEXT NAME: unwrapped FILE does not contain TEXT.
+lacks_wrapped() {
+  if unwrapped "$1" | grep -qF -- "$2"; then fail "$3: $1 has '$2'"; else pass; fi
 }
 
 # lacks FILE TEXT NAME: $work/FILE does not contain TEXT.

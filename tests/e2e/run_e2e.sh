@@ -397,7 +397,7 @@ if expect 0 compare-run-a -- --detail -w empty -w sort_ints/100 -n 12 --warmup 1
     fi
   }
   compare_says compare "$work/a.json" "$work/b.json"
-  contains out "figures: ticks of " compare
+  contains_wrapped out "figures: ticks of " compare
   # Figures, or "-" for a side whose floor no report confirmed.
   if grep -qE '^  empty +[0-9.-]+ +[0-9.-]+ +[0-9.-]+ +[-+0-9.%]+ +(B faster|B slower|no difference shown|not compared)( \(by medians\))?$' "$work/out"; then
     pass
@@ -411,17 +411,17 @@ if expect 0 compare-run-a -- --detail -w empty -w sort_ints/100 -n 12 --warmup 1
   fi
   # A report against itself: identical samples, so no difference can be shown; exit 0.
   if expect 0 compare-self -- compare "$work/a.json" "$work/a.json"; then
-    contains out "B/A 1.000): both sides saw the same CPU speed" compare-self
-    contains out "gate: no workload B slower beyond the threshold 0%: exit 0" compare-self
-    lacks out "lies below A's" compare-self
-    lacks out "lies above A's" compare-self
+    contains_wrapped out "B/A 1.000): both sides saw the same CPU speed" compare-self
+    contains_wrapped out "gate: no workload B slower beyond the threshold 0%: exit 0" compare-self
+    lacks_wrapped out "lies below A's" compare-self
+    lacks_wrapped out "lies above A's" compare-self
   fi
   # Several reports per side (-a/-b): the side's floor joins them. Whether B comes out slower is
   # the host's (by the medians, when the tiny runs confirm no floor); the exit code says which.
   compare_says compare-sides -a "$work/a.json" -a "$work/b.json" -b "$work/b.json"
-  contains out "A: $work/a.json (" compare-sides
-  contains out "joined over each side's reports" compare-sides
-  lacks out "one report per side" compare-sides
+  contains_wrapped out "A: $work/a.json (" compare-sides
+  contains_wrapped out "joined over each side's reports" compare-sides
+  lacks_wrapped out "one report per side" compare-sides
   bad compare-one "give two reports" compare "$work/a.json"
   bad compare-mixed "got 1 positional, 1 with -a, 0 with -b" compare "$work/a.json" -a "$work/b.json"
   bad compare-missing "cannot read '$work/no_such.json': No such file or directory" \
@@ -498,8 +498,8 @@ for r in other["benchmarks"]:
 json.dump(other, open(f"{work}/go.json", "w"))
 PY
   if expect 4 gate-slower -- compare "$work/ga.json" "$work/gb.json"; then
-    contains out "B slower" gate-slower
-    contains out "gate: B slower beyond the threshold 0% in 2 workloads (empty, sort_ints/100): exit 4" gate-slower
+    contains_wrapped out "B slower" gate-slower
+    contains_wrapped out "gate: B slower beyond the threshold 0% in 2 workloads (empty, sort_ints/100): exit 4" gate-slower
   fi
   expect 0 gate-faster -- compare "$work/gb.json" "$work/ga.json"
   expect 0 gate-same-file -- compare "$work/ga.json" "$work/ga.json"
@@ -518,19 +518,19 @@ assert all(w["a"]["floor"]["lower"] >= 0 for w in d["workloads"])
   # A workload not compared fails the gate with its own exit code, unless allowed.
   expect 0 gate-interrupted-allowed -- compare --allow-not-compared "$work/ga.json" "$work/gi.json"
   if expect 6 gate-interrupted -- compare "$work/ga.json" "$work/gi.json"; then
-    contains out "but 1 workload not compared (sort_ints/100), so nothing is known of it: exit 6" \
+    contains_wrapped out "but 1 workload not compared (sort_ints/100), so nothing is known of it: exit 6" \
       gate-interrupted
     if grep -qE '^  sort_ints/100 +- +- +- +- +not compared$' "$work/out"; then pass; else
       fail "gate-interrupted: no 'not compared' row"
       sed 's/^/    | /' "$work/out"
     fi
-    contains out "sort_ints/100: no prepared phase in $work/gi.json (interrupted before it)" \
+    contains_wrapped out "sort_ints/100: no prepared phase in $work/gi.json (interrupted before it)" \
       gate-interrupted
   fi
   # B 2x slower, no floor confirmed on either side: the medians decide, and the gate fails.
   if expect 4 gate-by-medians -- compare --threshold 2% "$work/ua.json" "$work/ub.json"; then
-    contains out "B slower (by medians)" gate-by-medians
-    contains out "no report on either side confirmed its floor, so the medians decided: B/A 2.0000" \
+    contains_wrapped out "B slower (by medians)" gate-by-medians
+    contains_wrapped out "no report on either side confirmed its floor, so the medians decided: B/A 2.0000" \
       gate-by-medians
   fi
   # Google Benchmark's compare.py reads the same files the same way round.

@@ -22,6 +22,7 @@
 #include "harness/errors.hpp"
 #include "history_file.hpp"
 #include "platform/child_process.hpp"
+#include "report_text.hpp"
 #include "scratch.hpp"
 #include "worker_command.hpp"
 

@@ -26,6 +26,7 @@
 
 #include "cli/cli.hpp"
 #include "harness/errors.hpp"
+#include "report_text.hpp"
 #include "scratch.hpp"
 
 namespace harness::compare {
@@ -73,13 +74,14 @@ workload_run unconfirmed(workload_run w, std::string reason = "no other block ca
   return w;
 }
 
-// The text of a comparison with the default gate (0%), as `harness compare` prints it.
+// The text of a comparison with the default gate (0%), as `harness compare` prints it, its wrapped
+// lines joined again (report_text.hpp).
 std::string text_of(const comparison& c, const std::vector<run_file>& a,
                     const std::vector<run_file>& b) {
   std::ostringstream out;
   const gate_result gate = apply_gate(c, 0);
   write_text(out, c, a, b, gate, gate.slower.empty() ? 0 : 4);
-  return out.str();
+  return testing::unwrapped(out.str());
 }
 
 unsampled_workload unsampled(std::string name, bool interrupted, std::string error = "") {
@@ -117,7 +119,8 @@ TEST(CompareRuns, ThroughputAtEachSidesMinimumWhenBothDeclareTheSameAmount) {
   EXPECT_FALSE(c.workloads[0].rates.a_items_per_second.has_value());
   std::ostringstream text;
   write_text(text, c, {run("tsc", {})}, {run("tsc", {})}, apply_gate(c, 0), 0);
-  EXPECT_THAT(text.str(), HasSubstr("; at the minimum A 3.815 GiB/s, B 7.629 GiB/s (B/A 2.0000)"));
+  EXPECT_THAT(testing::unwrapped(text.str()),
+              HasSubstr("; at the minimum A 3.815 GiB/s, B 7.629 GiB/s (B/A 2.0000)"));
 
   c = compare_runs({run("tsc", {declared(1000, 4096)})}, {run("tsc", {declared(500, 8192)})});
   EXPECT_FALSE(c.workloads[0].rates.a_bytes_per_second.has_value());
@@ -656,7 +659,7 @@ TEST(CompareGate, CountsOnlySlowerBeyondTheThreshold) {
                               "4\n"));
   std::ostringstream passed;
   write_text(passed, c, {a}, {b}, apply_gate(c, 0.05), 0);
-  EXPECT_THAT(passed.str(),
+  EXPECT_THAT(testing::unwrapped(passed.str()),
               HasSubstr("gate: no workload B slower beyond the threshold 5%, but 1 workload not "
                         "compared (few), so nothing is known of it: exit 0 "
                         "(--allow-not-compared)\n"));
@@ -761,7 +764,8 @@ class CompareCommand : public ::testing::Test {
       argv.push_back(a.c_str());
     std::ostringstream out, err;
     const int code = cli::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
-    return {code, out.str(), err.str()};
+    // The text's wrapped lines joined again (report_text.hpp); JSON only loses whitespace.
+    return {code, testing::unwrapped(out.str()), err.str()};
   }
 
   temp_dir dir_;

@@ -8,7 +8,6 @@
 // a folder of its own (scratch.hpp).
 #pragma once
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -16,7 +15,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "cli.hpp"
@@ -129,24 +127,6 @@ inline outcome run(fake_machine& m, std::vector<const char*> args) {
   std::ostringstream out, err;
   const int code = cli::run_cli(static_cast<int>(args.size()), args.data(), out, err, m.host);
   return {code, out.str(), err.str()};
-}
-
-// `text` with the lines `ab`'s console block wrapped joined again: a line break and the next line's
-// indent of 3 or more read as one space (its own lines start at 0 or 2), so that a phrase a wrap
-// split is still found whole.
-inline std::string unwrapped(std::string_view text) {
-  std::string joined;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const std::size_t next = text.find_first_not_of(' ', i + 1);
-    const std::size_t indent = std::min(next, text.size()) - (i + 1);
-    if (text[i] == '\n' && indent >= 3) {
-      joined += ' ';
-      i += indent;
-    } else {
-      joined += text[i];
-    }
-  }
-  return joined;
 }
 
 }  // namespace harness::testing

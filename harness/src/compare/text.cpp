@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <sstream>
 #include <string_view>
 
 #include "base/numbers.hpp"
@@ -19,8 +20,16 @@ namespace harness::compare {
 
 using detail::figure;
 
-void write_text(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
+void write_text(std::ostream& to, const comparison& c, const std::vector<run_file>& a,
                 const std::vector<run_file>& b, const gate_result& gate, int exit_code) {
+  // The lines before the table, then those after it, in lines of at most 100 columns (as the
+  // run's report): a longer one goes on under its label. The table's rows are never broken.
+  constexpr std::size_t kWidth = 100;
+  std::ostringstream out;
+  const auto flush = [&] {
+    to << report_detail::wrap_lines(out.str(), kWidth);
+    out.str("");
+  };
   const auto described = [](const std::vector<run_file>& runs) {
     std::vector<std::string> parts;
     for (const run_file& run : runs)
@@ -84,8 +93,9 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
     table.rows.push_back({name, "-", "-", "-", "-", "only in A"});
   for (const auto& name : c.only_in_b)
     table.rows.push_back({name, "-", "-", "-", "-", "only in B"});
+  flush();
   for (const std::string& line : report_detail::render_text(table).lines)
-    fmt::print(out, "{}\n", line);
+    fmt::print(to, "{}\n", line);
   const auto spread = [](std::string_view side, const side_result& s, bool integral) {
     if (s.reports < 2 || !s.lowest_min || !s.highest_min) return std::string();
     return fmt::format(
@@ -172,6 +182,7 @@ void write_text(std::ostream& out, const comparison& c, const std::vector<run_fi
                                "the runs"
                              : "");
   }
+  flush();
 }
 
 }  // namespace harness::compare
