@@ -120,6 +120,9 @@ TEST(WrapLines, BreaksLongLinesAtSpacesUnderTheirLabel) {
             "  the interval is\n    over: aaa bbb");
   // Display width, not bytes: "µs" is two columns.
   EXPECT_EQ(wrap_lines("t: 248 µs 250 µs", 12), "t: 248 µs\n   250 µs");
+  // An indent given: every continuation line starts there, whatever the label.
+  EXPECT_EQ(wrap_lines("  trust       aaaa bbbb: cccc dddd", 26, 14),
+            "  trust       aaaa bbbb:\n              cccc dddd");
   // A word longer than a line stays whole, on a line of its own.
   EXPECT_EQ(wrap_lines("k: a 0123456789abcdef b", 10), "k: a\n   0123456789abcdef\n   b");
   // Joining the broken lines again (a break and the indent as one space) gives the text back.

@@ -93,27 +93,11 @@ std::size_t line_width(const console_style& style) {
   return style.width == 0 ? 100 : std::clamp<std::size_t>(style.width, 40, 100);
 }
 
-// `text` after a label column of 13, wrapped at spaces to lines of at most `width` columns.
+// `text` after a label column of 13, wrapped at spaces to lines of at most `width` columns, each
+// continued at column 15.
 void print_wrapped(std::ostream& out, std::size_t width, std::string_view label,
                    std::string_view text) {
-  constexpr std::size_t kIndent = 14;
-  std::string line = fmt::format("  {:<11} ", label);
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find(' ', at);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view word = text.substr(at, end - at);
-    if (display_width(line) + display_width(word) > width && display_width(line) > kIndent) {
-      line.pop_back();  // the space after the last word
-      out << line << '\n';
-      line = std::string(kIndent, ' ');
-    }
-    line += word;
-    line += ' ';
-    at = end + 1;
-  }
-  line.pop_back();
-  out << line << '\n';
+  out << wrap_lines(fmt::format("  {:<11} {}", label, text), width, 14) << '\n';
 }
 
 // "0.2637 ns per iteration at the min, 0.2756 ns at the median; 26.80 M items/s at the min ...".

@@ -29,16 +29,20 @@ std::string pad(std::string_view text, std::size_t width, align a) {
 namespace {
 
 // One line of wrap_lines, without its line break.
-void wrap_line(std::string& out, std::string_view line, std::size_t width) {
+void wrap_line(std::string& out, std::string_view line, std::size_t width,
+               std::optional<std::size_t> given) {
   if (display_width(line) <= width) {
     out += line;
     return;
   }
   const std::size_t lead = std::min(line.find_first_not_of(' '), line.size());
   const std::size_t colon = line.find(": ", lead);
-  const std::size_t indent = colon != std::string_view::npos && colon - lead <= kWrapLabelMost
-                                 ? display_width(line.substr(0, colon + 2))
-                                 : lead + 2;
+  std::size_t indent = lead + 2;
+  if (given) {
+    indent = *given;
+  } else if (colon != std::string_view::npos && colon - lead <= kWrapLabelMost) {
+    indent = display_width(line.substr(0, colon + 2));
+  }
   std::string current(line.substr(0, lead));
   std::size_t at = lead;
   bool first_word = true;  // of the current line
@@ -62,14 +66,15 @@ void wrap_line(std::string& out, std::string_view line, std::size_t width) {
 
 }  // namespace
 
-std::string wrap_lines(std::string_view text, std::size_t width) {
+std::string wrap_lines(std::string_view text, std::size_t width,
+                       std::optional<std::size_t> indent) {
   std::string out;
   std::size_t at = 0;
   while (at < text.size()) {
     std::size_t end = text.find('\n', at);
     const bool broken = end != std::string_view::npos;
     if (!broken) end = text.size();
-    wrap_line(out, text.substr(at, end - at), width);
+    wrap_line(out, text.substr(at, end - at), width, indent);
     if (broken) out += '\n';
     at = end + 1;
   }

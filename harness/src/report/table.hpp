@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,11 +34,13 @@ struct text_table {
 std::size_t display_width(std::string_view text);
 std::string pad(std::string_view text, std::size_t width, align a);
 // Each line of `text` longer than `width` columns broken at spaces; its continuation lines start
-// under its text: past its leading spaces and a short label ("verdict: ", "pair 1: ": the first
-// ": " within kWrapLabelMost columns of them), or 2 columns in when it has none. A word longer
-// than a line stays whole. Lines within `width`, and line breaks, are kept as they are.
+// `indent` columns in, or when none is given under its text: past its leading spaces and a short
+// label ("verdict: ", "pair 1: ": the first ": " within kWrapLabelMost columns of them), or 2
+// columns in when it has none. A word longer than a line stays whole. Lines within `width`, and
+// line breaks, are kept as they are.
 inline constexpr std::size_t kWrapLabelMost = 12;
-std::string wrap_lines(std::string_view text, std::size_t width);
+std::string wrap_lines(std::string_view text, std::size_t width,
+                       std::optional<std::size_t> indent = std::nullopt);
 
 struct text_lines {
   std::vector<std::string> lines;    // the header first, then one line per row
