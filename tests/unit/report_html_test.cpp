@@ -15,6 +15,7 @@
 #include <numeric>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "cli.hpp"
 #include "fakes.hpp"
@@ -24,6 +25,8 @@
 #include "harness/report.hpp"
 #include "report/html.hpp"
 #include "report/html_assets.hpp"
+#include "report/table.hpp"
+#include "report_text.hpp"
 #include "scratch.hpp"
 
 namespace harness {
@@ -391,6 +394,21 @@ TEST(AbHtml, OneSelfContainedPageCarryingTheDocument) {
   EXPECT_EQ(data.at("report"), document);
   EXPECT_EQ(data.at("report").at("ab").at("b").at("workload"),
             "evil</script><script>alert(1)</script> http://example.com");
+}
+
+// The console block in lines of the width given (the terminal's, at most 100), the same text.
+TEST(AbConsole, ItsLinesFitTheWidthGiven) {
+  const ab_report r = synthetic_ab(2, 50);
+  std::ostringstream wide, narrow;
+  print_ab_console(wide, r, 100);
+  print_ab_console(narrow, r, 60);
+  for (const auto& [text, width] : {std::pair{wide.str(), 100U}, std::pair{narrow.str(), 60U}}) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+      EXPECT_LE(report_detail::display_width(line), width) << line;
+  }
+  EXPECT_NE(wide.str(), narrow.str());
+  EXPECT_EQ(testing::unwrapped(wide.str()), testing::unwrapped(narrow.str()));
 }
 
 TEST(AbHtml, EveryRoundOfASmallRunIsDrawnAndCounted) {

@@ -106,13 +106,16 @@ std::string ab_headline(const ab_interval& interval);
 // A ratio B/A as B's change against A, with two decimals (three below 0.1%): "+1.00%", "-0.004%".
 std::string ab_change_text(double ratio);
 
-void print_ab_console(std::ostream& out, const ab_report& report);
+// Lines of at most `width` columns, a longer one going on under its label.
+void print_ab_console(std::ostream& out, const ab_report& report, std::size_t width = 100);
 void write_ab_json(std::ostream& out, const ab_report& report);
 void write_ab_csv(std::ostream& out, const ab_report& report);
 void write_ab_markdown(std::ostream& out, const ab_report& report);
 // One self-contained page: the ratio round by round, its histogram, the interval (html.cpp).
 void write_ab_html(std::ostream& out, const ab_report& report);
-void write_ab_report(std::ostream& out, const ab_report& report, report_format format);
+// The console's lines fit `style`'s width (at most 100 columns); the other formats ignore it.
+void write_ab_report(std::ostream& out, const ab_report& report, report_format format,
+                     const console_style& style = {});
 
 // `harness ab --line TEMPLATE`: one line per comparison. Tokens:
 //   {a} {b}            the sides' workloads

@@ -36,6 +36,7 @@
 // the intervals, and two runs of one build can differ by more than either run's interval.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -221,9 +222,11 @@ gate_result apply_gate(const comparison& c, double threshold);
 
 // The comparison for people: what is compared and how, one row per workload (those not compared
 // and those on one side only included), the reasons, the host check, and the gate's finding with
-// `exit_code`, the code the command exits with.
+// `exit_code`, the code the command exits with. Lines of at most `width` columns but the table's
+// rows, a longer one going on under its label.
 void write_text(std::ostream& out, const comparison& c, const std::vector<run_file>& a,
-                const std::vector<run_file>& b, const gate_result& gate, int exit_code);
+                const std::vector<run_file>& b, const gate_result& gate, int exit_code,
+                std::size_t width = 100);
 
 // The same as one JSON document (docs/output.md, "harness compare").
 void write_json(std::ostream& out, const comparison& c, const std::vector<run_file>& a,

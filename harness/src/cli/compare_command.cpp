@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "cli/report_files.hpp"
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
+#include "report/format_writers.hpp"
 #include "run_flags.hpp"
 
 namespace harness::cli {
@@ -129,7 +131,9 @@ void add_compare_command(CLI::App& root, context& ctx) {
       } else if (flags->format == "html") {
         compare::write_html(ctx.out, c, a, b, gate, code);
       } else {
-        compare::write_text(ctx.out, c, a, b, gate, code);
+        const console_style style =
+            &ctx.out == &std::cout ? console_style_of(ctx.host, 1) : console_style{};
+        compare::write_text(ctx.out, c, a, b, gate, code, report_detail::console_width(style));
       }
       return code;
     };

@@ -21,13 +21,13 @@ namespace harness::compare {
 using detail::figure;
 
 void write_text(std::ostream& to, const comparison& c, const std::vector<run_file>& a,
-                const std::vector<run_file>& b, const gate_result& gate, int exit_code) {
-  // The lines before the table, then those after it, in lines of at most 100 columns (as the
-  // run's report): a longer one goes on under its label. The table's rows are never broken.
-  constexpr std::size_t kWidth = 100;
+                const std::vector<run_file>& b, const gate_result& gate, int exit_code,
+                std::size_t width) {
+  // The lines before the table, then those after it, wrapped at `width` as the run's report: a
+  // longer one goes on under its label. The table's rows are never broken.
   std::ostringstream out;
   const auto flush = [&] {
-    to << report_detail::wrap_lines(out.str(), kWidth);
+    to << report_detail::wrap_lines(out.str(), width);
     out.str("");
   };
   const auto described = [](const std::vector<run_file>& runs) {

@@ -115,17 +115,20 @@ std::string ab_change_text(double ratio) {
   return signed_change_percent_text((ratio - 1) * 100);
 }
 
-void write_ab_report(std::ostream& out, const ab_report& report, report_format format) {
+void write_ab_report(std::ostream& out, const ab_report& report, report_format format,
+                     const console_style& style) {
   static constexpr report_detail::format_writers<ab_report> kWriters{
-      // ab's console block is plain text: no terminal dressing.
-      .console = [](std::ostream& o, const ab_report& r,
-                    const console_style&) { print_ab_console(o, r); },
+      // ab's console block is plain text: no colour, only the terminal's width.
+      .console =
+          [](std::ostream& o, const ab_report& r, const console_style& s) {
+            print_ab_console(o, r, report_detail::console_width(s));
+          },
       .json = write_ab_json,
       .csv = write_ab_csv,
       .markdown = write_ab_markdown,
       .html = write_ab_html,
   };
-  kWriters.write(out, report, format, console_style{});
+  kWriters.write(out, report, format, style);
 }
 
 format_template parse_ab_line_template(std::string_view text) {

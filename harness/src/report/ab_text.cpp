@@ -221,11 +221,10 @@ void print_ab_block(std::ostream& out, const ab_report& r) {
 
 }  // namespace
 
-void print_ab_console(std::ostream& out, const ab_report& r) {
+void print_ab_console(std::ostream& out, const ab_report& r, std::size_t width) {
   std::ostringstream block;
   print_ab_block(block, r);
-  // Lines of 100 columns, as the run's report (console_short.cpp).
-  out << report_detail::wrap_lines(block.str(), 100);
+  out << report_detail::wrap_lines(block.str(), width);
 }
 
 void write_ab_csv(std::ostream& out, const ab_report& r) {

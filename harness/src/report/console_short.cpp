@@ -88,11 +88,6 @@ std::string change_text(const workload_analysis& w) {
   return text;
 }
 
-// Lines of 100 columns, or the terminal's when it is narrower.
-std::size_t line_width(const console_style& style) {
-  return style.width == 0 ? 100 : std::clamp<std::size_t>(style.width, 40, 100);
-}
-
 // `text` after a label column of 13, wrapped at spaces to lines of at most `width` columns, each
 // continued at column 15.
 void print_wrapped(std::ostream& out, std::size_t width, std::string_view label,
@@ -140,12 +135,12 @@ void print_phase(std::ostream& out, std::string_view label, const phase_analysis
                  const clock_source& clock, const console_style& style) {
   const phase_result& p = *a.phase;
   const stats::phase_statistics& s = a.all;
-  print_segments(out, line_width(style), label,
+  print_segments(out, console_width(style), label,
                  {"min " + figure(s.min, s.min_ci, p.batch, clock, style.unicode, true),
                   "median " + figure(s.median, s.median_ci, p.batch, clock, style.unicode, false)});
   if (p.kind == phase_kind::prepared) {
     const std::string rates = rates_text(a.rates, style.unicode);
-    if (!rates.empty()) print_wrapped(out, line_width(style), "", rates);
+    if (!rates.empty()) print_wrapped(out, console_width(style), "", rates);
   }
 }
 
@@ -162,7 +157,7 @@ void print_short_console_report(std::ostream& out, const report_model& model,
                                         : std::string(", no step seen"));
   if (report.source) fmt::print(out, "command: {}\n", report.source->command);
   if (const auto& d = report.context.doctor; d && d->warn > 0) {
-    print_wrapped(out, line_width(style), "doctor",
+    print_wrapped(out, console_width(style), "doctor",
                   fmt::format("{} warn on CPU {}: {}; `{} doctor` says why and how to fix it",
                               d->warn, d->cpu, fmt::join(d->warned, ", "), report.program));
   }
@@ -171,7 +166,7 @@ void print_short_console_report(std::ostream& out, const report_model& model,
     const workload_result& r = *w.result;
     fmt::print(out, "\n{}\n", r.name);
     if (const std::string problem = build_problem(r.build); !problem.empty()) {
-      print_wrapped(out, line_width(style), "build",
+      print_wrapped(out, console_width(style), "build",
                     fmt::format("{}: the file that registered it was compiled {}: not a release "
                                 "build's times -> configure with -DCMAKE_BUILD_TYPE=Release",
                                 colored("YOUR BUILD", "33", style), problem));
@@ -189,30 +184,30 @@ void print_short_console_report(std::ostream& out, const report_model& model,
                                     ticks_text(*a->all.max, a->phase->batch),
                                     opt_percent(a->all.spread_percent)));
     }
-    if (!spreads.empty()) print_segments(out, line_width(style), "spread", spreads);
+    if (!spreads.empty()) print_segments(out, console_width(style), "spread", spreads);
     if (first != nullptr) {
       fmt::print(out, "  {:<11} {} ticks ({}), cold and alone{}\n", "first call",
                  ticks_text(first->phase->values[0], 1),
                  duration(first->phase->values[0], clock, style.unicode),
                  r.batch > 1 ? fmt::format("; {} calls per sample after it", r.batch) : "");
     }
-    if (const std::string counters = short_counters_text(w, line_width(style) - 14);
+    if (const std::string counters = short_counters_text(w, console_width(style) - 14);
         !counters.empty())
-      print_wrapped(out, line_width(style), "counters", counters);
+      print_wrapped(out, console_width(style), "counters", counters);
     if (r.instructions)
-      print_wrapped(out, line_width(style), "valgrind", instructions_text(*r.instructions));
+      print_wrapped(out, console_width(style), "valgrind", instructions_text(*r.instructions));
     const trust_note& t = w.trust;
     // Colour marks the verdict word only, so wrapping measures plain text.
     const std::size_t colon = t.text.find(':');
     const std::string head = t.text.substr(0, colon);
-    print_wrapped(out, line_width(style), "trust",
+    print_wrapped(out, console_width(style), "trust",
                   (t.ok ? colored(head, "32", style) : colored(head, "33", style)) +
                       t.text.substr(colon == std::string::npos ? t.text.size() : colon));
     if (!t.next.empty()) fmt::print(out, "  {:<11} next: {}\n", "", t.next);
     const std::string change = change_text(w);
     const std::string pin = short_pin_text(w);
     if (!r.preparation.steps.empty() || !change.empty()) {
-      print_wrapped(out, line_width(style), "preparation",
+      print_wrapped(out, console_width(style), "preparation",
                     fmt::format("{}{}{}", steps_text(r.preparation, pin),
                                 change.empty() ? "" : ": ", change));
     }
@@ -247,7 +242,7 @@ void print_short_console_report(std::ostream& out, const report_model& model,
     compact.rows.push_back(std::move(cells));
   }
   fmt::print(out, "\nsummary (ticks of {} per call)\n", clock.name());
-  for (const std::string& line : render_text(compact, line_width(style)).lines)
+  for (const std::string& line : render_text(compact, console_width(style)).lines)
     fmt::print(out, "{}\n", line);
   detail_hint();
 }

@@ -4,11 +4,19 @@
 // is then one case here and one writer in each table, which its designated initializer names.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <iosfwd>
 
 #include "harness/report.hpp"
 
 namespace harness::report_detail {
+
+// The console's lines: at most 100 columns, or the terminal's when it is narrower (40 at the
+// least).
+inline std::size_t console_width(const console_style& style) {
+  return style.width == 0 ? 100 : std::clamp<std::size_t>(style.width, 40, 100);
+}
 
 template <typename Report>
 struct format_writers {
