@@ -237,6 +237,10 @@ console_style console_style_of(const machine& host, int fd) {
   return console_style_for(facts);
 }
 
+console_style out_style(const context& ctx) {
+  return &ctx.out == &std::cout ? console_style_of(ctx.host, 1) : console_style{};
+}
+
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   static const machine host = real_machine();
   return run_cli(argc, argv, out, err, host);

@@ -106,6 +106,10 @@ struct context {
   std::string program = "harness";
 };
 
+// The style of the console report on ctx.out: console_style_of stdout when ctx.out is standard
+// output, plain text otherwise (a stream a caller or a test gave).
+console_style out_style(const context& ctx);
+
 // The file name of argv[0] without a Windows `.exe`; "harness" when there is none.
 std::string program_name(const char* argv0);
 

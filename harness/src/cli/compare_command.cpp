@@ -12,7 +12,6 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
-#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -131,8 +130,7 @@ void add_compare_command(CLI::App& root, context& ctx) {
       } else if (flags->format == "html") {
         compare::write_html(ctx.out, c, a, b, gate, code);
       } else {
-        const console_style style =
-            &ctx.out == &std::cout ? console_style_of(ctx.host, 1) : console_style{};
+        const console_style style = out_style(ctx);
         compare::write_text(ctx.out, c, a, b, gate, code, report_detail::console_width(style));
       }
       return code;
