@@ -161,8 +161,7 @@ int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx)
   if (plan.line) {
     print_ab_line(ctx.out, report, *plan.line);
   } else {
-    const console_style style = out_style(ctx);
-    write_ab_report(ctx.out, report, *plan.stdout_format, style);
+    write_ab_report(ctx.out, report, *plan.stdout_format, out_style(ctx));
   }
   ctx.out.flush();
   bool written = true;

@@ -130,8 +130,8 @@ void add_compare_command(CLI::App& root, context& ctx) {
       } else if (flags->format == "html") {
         compare::write_html(ctx.out, c, a, b, gate, code);
       } else {
-        const console_style style = out_style(ctx);
-        compare::write_text(ctx.out, c, a, b, gate, code, report_detail::console_width(style));
+        compare::write_text(ctx.out, c, a, b, gate, code,
+                            report_detail::console_width(out_style(ctx)));
       }
       return code;
     };

@@ -170,8 +170,7 @@ int history(const history_flags& flags, context& ctx) {
   }
   if (report.regression_settings)
     report.findings = regressions::find(floors_of(report.runs), *report.regression_settings);
-  const console_style style = out_style(ctx);
-  write_history_report(ctx.out, report, *plan.stdout_format, style);
+  write_history_report(ctx.out, report, *plan.stdout_format, out_style(ctx));
   ctx.out.flush();
   if (plan.file) {
     try {

@@ -245,8 +245,7 @@ bool emit_run_report(context& ctx, const report_plan& plan, const report_model& 
   if (plan.line) {
     print_lines(ctx.out, model, *plan.line);
   } else {
-    const console_style style = out_style(ctx);
-    write_report(ctx.out, model, *plan.stdout_format, style);
+    write_report(ctx.out, model, *plan.stdout_format, out_style(ctx));
   }
   ctx.out.flush();
   if (history) save_history(*history, report, ctx.err);
