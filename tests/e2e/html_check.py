@@ -58,6 +58,18 @@ def expected_charts(page, data):
     if page == "clocks":
         return [("clocks", ["call cost (ns per read)", "granularity"], "ns (log scale)",
                  "clock source")]
+    if page == "ab" and data["report"]["ab"]["mode"] == "gbench":
+        # One pair a benchmark: both figures for each benchmark with a round ratio, in order.
+        out = []
+        for made, compared in zip(data["benchmarks"], data["report"]["ab"]["comparisons"]):
+            if made["histogram"] is None:
+                continue
+            rounds = ["round ratios"]
+            if compared["answer"] is not None:
+                rounds += ["95% interval of the answer", "median of the"]
+            out += [("ab-rounds", rounds, "round, in the order taken", "B/A"),
+                    ("ab-histogram", ["rounds ("], "B/A, bins of", "rounds")]
+        return out
     if page == "ab":
         if data["histogram"] is None:
             return []
@@ -147,8 +159,11 @@ def main():
             problems.append(f"{cells} interval cells in the tables, expected {want} (the runs "
                             f"with an interval)")
     if data["page"] == "ab" and "<body data-page=" in dom_text:
-        # Each pair's round minimums over its floors, A / B, in its column of the facts table.
-        for k, pair in enumerate(data["report"]["ab"]["pairs"], 1):
+        # Each pair's round minimums over its floors, A / B, in its column of the facts table
+        # (with gbench --vs, each benchmark's pair).
+        ab = data["report"]["ab"]
+        pairs = ab["pairs"] + [c["pair"] for c in ab.get("comparisons", [])]
+        for k, pair in enumerate(pairs, 1):
             e = pair["estimate"]
             if e.get("slow_a") is None or e.get("slow_b") is None:
                 continue

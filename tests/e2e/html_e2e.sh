@@ -7,11 +7,15 @@
 # their labels and axis titles, a painted canvas, no JavaScript error, no sideways scrolling.
 # Every page is checked for network addresses (none may be in it). Screenshots are kept in
 # SCREENSHOT_DIR (a CI artifact). No test here asserts a time.
-# Usage: html_e2e.sh PATH/TO/harness SOURCE_ROOT SCREENSHOT_DIR
+# Usage: html_e2e.sh PATH/TO/harness SOURCE_ROOT SCREENSHOT_DIR GBENCH_PAIR_OLD GBENCH_PAIR_NEW
+# (the last two: tests/gbench/gbench_pair.cpp's two builds, for the gbench --vs page).
 set -u
-harness=${1:?usage: html_e2e.sh PATH/TO/harness SOURCE_ROOT SCREENSHOT_DIR}
-root=${2:?usage: html_e2e.sh PATH/TO/harness SOURCE_ROOT SCREENSHOT_DIR}
-shots=${3:?usage: html_e2e.sh PATH/TO/harness SOURCE_ROOT SCREENSHOT_DIR}
+usage="usage: html_e2e.sh PATH/TO/harness SOURCE_ROOT SCREENSHOT_DIR GBENCH_PAIR_OLD GBENCH_PAIR_NEW"
+harness=${1:?$usage}
+root=${2:?$usage}
+shots=${3:?$usage}
+pair_old=${4:?$usage}
+pair_new=${5:?$usage}
 check=("$root/tests/e2e/html_check.py")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -166,6 +170,14 @@ fi
 if expect 0 ab-html -- ab xor_loop/1000 xor_loop/1100 --warmup 10ms --max-time 200ms \
   -o "$work/ab.html"; then
   check_page ab "$work/ab.html" light
+fi
+
+# The gbench --vs page: per benchmark its answer and both figures, the facts a column each. The
+# pair's suite: BM_fails fails in NEW (exit 3) and gives no round, so its section draws nothing;
+# one benchmark only in each binary.
+if expect 3 gbench-vs-html -- gbench --vs "$pair_old" -n 10 --min-time 0.5ms --max-time 0.7s \
+  -o "$work/gbench-vs.html" -- "$pair_new"; then
+  check_page gbench-vs "$work/gbench-vs.html" light
 fi
 
 # The history page (issue 29): three saved runs of a workload at three commits, drawn from the

@@ -507,6 +507,56 @@ TEST(AbHtml, APageWithoutRoundsSaysSo) {
   EXPECT_EQ(counted(some.at("histogram")), 5u);
 }
 
+// gbench --vs: each benchmark its own comparison of one pair. The page draws each one (its series,
+// its histogram, its answer in the console's words) and says how the suite came out; the top
+// level, of the pairs a suite does not have, draws nothing.
+TEST(AbHtml, GbenchVsDrawsEachBenchmark) {
+  ab_report r;
+  r.mode = ab_mode::gbench;
+  r.clock = "gbench_real_time";
+  r.ticks_per_second = 1e9;
+  r.build_a = "./old_bench";
+  r.build_b = "./new_bench";
+  const ab_report one = synthetic_ab(1, 40);
+  for (const char* name : {"BM_copy/64", "BM_copy/4096"}) {
+    ab_benchmark b;
+    b.name = name;
+    b.pair = one.pairs[0];
+    r.benchmarks.push_back(std::move(b));
+  }
+  ab_benchmark failed;
+  failed.name = "BM_fails";
+  failed.error = "B ('./new_bench') reported an error in invocation 1 (SkipWithError)";
+  r.benchmarks.push_back(std::move(failed));
+  r.only_in_a = {"BM_old_only"};
+  conclude(r);
+  const std::string page = ab_html_of(r);
+  EXPECT_THAT(page, HasSubstr("<title>harness gbench --vs: ./old_bench against ./new_bench"));
+  const auto data = data_of(page);
+  EXPECT_EQ(data.at("headline"), "3 benchmarks compared: 2 slower, 1 not answered");
+  EXPECT_TRUE(data.at("series").empty());
+  EXPECT_TRUE(data.at("histogram").is_null());
+  const auto& drawn = data.at("benchmarks");
+  ASSERT_EQ(drawn.size(), 3u);
+  const auto& answer = r.benchmarks[0].pair.estimate.rounds;
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(drawn.at(0).at("headline"), ab_headline(*answer) + " [" +
+                                            ab_change_text(answer->lower) + ", " +
+                                            ab_change_text(answer->upper) + "]");
+  ASSERT_EQ(drawn.at(1).at("series").size(), 1u);
+  EXPECT_EQ(drawn.at(1).at("series").at(0).at("with_ratio"), 39);  // round 10 gave none
+  EXPECT_EQ(counted(drawn.at(1).at("histogram")), 39u);
+  EXPECT_EQ(drawn.at(2).at("headline"),
+            "Not answered: 0 rounds gave a ratio, and an interval needs 6");
+  EXPECT_TRUE(drawn.at(2).at("histogram").is_null());
+  // The report is the JSON document, each comparison's rounds given as its series.
+  const auto& compared = data.at("report").at("ab").at("comparisons");
+  ASSERT_EQ(compared.size(), 3u);
+  EXPECT_FALSE(compared.at(0).at("pair").contains("rounds"));
+  EXPECT_EQ(compared.at(2).at("error"), *r.benchmarks[2].error);
+  EXPECT_EQ(data.at("report").at("ab").at("only_in_a").at(0), "BM_old_only");
+}
+
 // ---- harness report ---------------------------------------------------------------------------
 
 struct outcome {

@@ -1,12 +1,14 @@
 // The page of `harness ab` (ab_report.hpp; report/html/ab.js draws it, docs/output.md "harness
 // ab"): the JSON document without its rounds, each pair's round ratios to draw, a histogram of the
-// ratios counted over every round, and the answer in the console's words.
+// ratios counted over every round, and the answer in the console's words; with gbench --vs, the
+// same for each benchmark.
 //
 // Made from the JSON document alone, as the run page is (html.cpp), so that a page drawn later
 // from an ab JSON file would be the page the run wrote. As on the run page, what is drawn is
 // thinned (html::thin_for_drawing, above kHtmlMaxDrawn rounds a pair), never what is counted:
 // the histogram counts every round, the figures in the text are the document's.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -56,12 +58,13 @@ ab_page_json change_with_bounds(const std::optional<ab_interval>& i) {
 }
 
 // The answer as the console's first line gives it.
-std::string headline(const ab_page_json& ab, std::size_t with_ratio) {
-  if (const auto answer = interval_of(ab.at("answer"))) {
+std::string headline(const std::optional<ab_interval>& answer, bool no_pairs,
+                     std::size_t with_ratio) {
+  if (answer) {
     return fmt::format("{} [{}, {}]", ab_headline(*answer), ab_change_text(answer->lower),
                        ab_change_text(answer->upper));
   }
-  if (ab.at("pairs").empty()) return "No rounds were measured";
+  if (no_pairs) return "No rounds were measured";
   return fmt::format("Not answered: {} rounds gave a ratio, and an interval needs 6", with_ratio);
 }
 
@@ -129,13 +132,13 @@ ab_page_json ratio_histogram(const std::vector<ab_ratio>& ratios, std::size_t pa
           {"disturbed", disturbed}};
 }
 
-}  // namespace
-
-ab_page_json ab_page_data(ab_page_json document) {
-  ab_page_json& ab = document.at("ab");
+// One comparison's figures to draw: its pairs' round ratios (taken out of each pair: the page
+// carries them as the series), the histogram over them, and its answer in the console's words.
+// With gbench, one per benchmark (a pair each); otherwise the one over every pair.
+ab_page_json comparison_view(ab_page_json& pairs, const ab_page_json& answer_json) {
   ab_page_json series = ab_page_json::array();
   std::vector<ab_ratio> ratios;
-  for (ab_page_json& pair : ab.at("pairs")) {
+  for (ab_page_json& pair : pairs) {
     const std::size_t index = series.size();
     // The rounds that gave a ratio (A's minimum above 0), numbered as taken.
     std::vector<std::size_t> number;
@@ -172,14 +175,54 @@ ab_page_json ab_page_data(ab_page_json document) {
     // The page carries the rounds as the series above; the JSON file has them whole.
     pair.erase("rounds");
   }
-  const std::optional<ab_interval> answer = interval_of(ab.at("answer"));
-  ab_page_json out = {{"page", "ab"},
-                      {"max_drawn", kHtmlMaxDrawn},
-                      {"slow_host", kAbSlowHost},
-                      {"headline", headline(ab, ratios.size())},
-                      {"answer", change_with_bounds(answer)},
-                      {"histogram", ratio_histogram(ratios, series.size(), answer)}};
-  out["series"] = std::move(series);
+  const std::optional<ab_interval> answer = interval_of(answer_json);
+  const std::size_t count = series.size();
+  return {{"headline", headline(answer, pairs.empty(), ratios.size())},
+          {"answer", change_with_bounds(answer)},
+          {"histogram", ratio_histogram(ratios, count, answer)},
+          {"series", std::move(series)}};
+}
+
+// gbench: how the suite's benchmarks came out, "3 benchmarks compared: 1 slower, 2 same".
+std::string suite_headline(const ab_page_json& comparisons) {
+  if (comparisons.empty()) return "No benchmark both binaries list was compared";
+  std::vector<std::string> counts;
+  for (const auto& row : kAbVerdictNames.rows) {
+    std::size_t n = 0;
+    for (const ab_page_json& c : comparisons)
+      n += c.at("verdict") == row.id ? 1 : 0;
+    if (n > 0) counts.push_back(fmt::format("{} {}", n, row.id));
+  }
+  std::size_t unanswered = 0;
+  for (const ab_page_json& c : comparisons)
+    unanswered += c.at("verdict").is_null() ? 1 : 0;
+  if (unanswered > 0) counts.push_back(fmt::format("{} not answered", unanswered));
+  return fmt::format("{} benchmark{} compared: {}", comparisons.size(),
+                     comparisons.size() == 1 ? "" : "s", fmt::join(counts, ", "));
+}
+
+}  // namespace
+
+ab_page_json ab_page_data(ab_page_json document) {
+  ab_page_json& ab = document.at("ab");
+  ab_page_json view = comparison_view(ab.at("pairs"), ab.at("answer"));
+  ab_page_json out = {{"page", "ab"}, {"max_drawn", kHtmlMaxDrawn}, {"slow_host", kAbSlowHost}};
+  if (ab.at("mode") == id_of(ab_mode::gbench)) {
+    ab_page_json benchmarks = ab_page_json::array();
+    for (ab_page_json& c : ab.at("comparisons")) {
+      ab_page_json pairs = ab_page_json::array();
+      pairs.push_back(std::move(c.at("pair")));
+      benchmarks.push_back(comparison_view(pairs, c.at("answer")));
+      c["pair"] = std::move(pairs[0]);
+    }
+    out["headline"] = suite_headline(ab.at("comparisons"));
+    out["benchmarks"] = std::move(benchmarks);
+  } else {
+    out["headline"] = std::move(view.at("headline"));
+  }
+  out["answer"] = std::move(view.at("answer"));
+  out["histogram"] = std::move(view.at("histogram"));
+  out["series"] = std::move(view.at("series"));
   out["report"] = std::move(document);
   return out;
 }

@@ -1,5 +1,6 @@
 // The ab page (body data-page "ab", harness ab): the answer, B/A round by round, the round
-// ratios' histogram (counted in C++, report/ab_html.cpp) and the comparison's facts.
+// ratios' histogram (counted in C++, report/ab_html.cpp) and the comparison's facts; for gbench
+// --vs, the answer and both figures per benchmark, then the facts.
 // It draws with the common script's helpers (common.js, window.harnessPage), which runs first.
 (function (H) {
   'use strict';
@@ -71,19 +72,25 @@
       (side.iterations_per_call ? ', ' + num(side.iterations_per_call, 0) + ' iterations a call' : '');
   }
 
+  // One comparison's figures (view): its series and histogram as page data made them, its answer
+  // (an interval, or null) and its pairs from the report; with gbench, one benchmark's.
+  function comparisonView(made, answer, pairs, data) {
+    return { series: made.series, histogram: made.histogram, answerText: made.answer, answer: answer, pairs: pairs,
+      maxDrawn: data.max_drawn, gbench: data.report.ab.mode === 'gbench' };
+  }
+
   // The ratio of every round in the order taken, one dataset per pair, the answer's interval as a
   // band and its median as a line; rounds beyond the histogram's scale drawn on the edges.
-  function roundsFigure(main, data, perTick) {
-    var ab = data.report.ab;
-    var hist = data.histogram;
-    var answer = ab.answer;
+  function roundsFigure(main, view) {
+    var hist = view.histogram;
+    var answer = view.answer;
     // Room above and below the scale for the rounds beyond it, drawn in the middle of that room.
     var margin = 0.08 * (hist.top - hist.low);
     var yMin = hist.low - margin;
     var yMax = hist.top + margin;
     var edgeLow = hist.low - margin / 2;
     var edgeHigh = hist.top + margin / 2;
-    var several = data.series.length > 1;
+    var several = view.series.length > 1;
     var datasets = [];
     var disturbed = [];
     var above = [];
@@ -93,7 +100,7 @@
     var drawn = 0;
     var total = 0;
     var beyond = 0;
-    data.series.forEach(function (s, k) {
+    view.series.forEach(function (s, k) {
       var pts = [];
       for (var n = 0; n < s.i.length; n++) {
         // Beyond the scale: on its edge, keeping the true value for the tooltip; a disturbed
@@ -117,7 +124,7 @@
         pointHoverRadius: 4,
         order: 2
       });
-      var est = ab.pairs[k].estimate.rounds;
+      var est = view.pairs[k].estimate.rounds;
       if (several && est) {
         pairMedians.push({ x: offset + 0.5, y: est.ratio }, { x: offset + s.rounds + 0.5, y: est.ratio }, { x: offset + s.rounds + 0.5, y: null });
       }
@@ -193,10 +200,10 @@
       }
     });
     var aside = el('aside');
-    data.series.forEach(function (s, k) {
-      var p = ab.pairs[k];
+    view.series.forEach(function (s, k) {
+      var p = view.pairs[k];
       aside.appendChild(el('p', null, [swatch(pairColour(k)), el('strong', { text: (several ? 'pair ' + (k + 1) : 'rounds') + ': ' }),
-        num(s.rounds, 0) + ' rounds, ' + num(p.estimate.disturbed_rounds, 0) + ' disturbed' +
+        num(s.rounds, 0) + ' rounds' + (view.gbench ? '' : ', ' + num(p.estimate.disturbed_rounds, 0) + ' disturbed') +
         (s.change ? '; B against A ' + s.change : '') +
         (p.estimate.disturbed_rounds > 0 ? '; without the disturbed ' + (s.undisturbed || 'too few left for an interval') : '')]));
       if (s.with_ratio < s.rounds) {
@@ -206,25 +213,26 @@
     });
     aside.appendChild(el('p', {
       class: 'caption',
-      text: 'Each point: one round\'s B/A, the lowest time per call of B\'s samples in the round over A\'s. ' +
+      text: 'Each point: one round\'s B/A, ' + (view.gbench
+        ? 'the lowest real_time per iteration of B\'s repetitions in the round over A\'s (an invocation of each binary). '
+        : 'the lowest time per call of B\'s samples in the round over A\'s. ') +
         (answer ? 'Shaded: the answer\'s 95% interval; solid line: the answer. ' : '') +
-        'Crosses: rounds with a disturbed sample. The vertical scale is the histogram\'s (' + ratioText(hist.low) + ' to ' +
+        (view.gbench ? '' : 'Crosses: rounds with a disturbed sample. ') + 'The vertical scale is the histogram\'s (' + ratioText(hist.low) + ' to ' +
         ratioText(hist.top) + ')' + (beyond
         ? '; ' + num(beyond, 0) + ' drawn round(s) lie beyond it, drawn just outside it (triangles, or crosses when disturbed): ' +
           'the lowest ratio is ' + ratioText(hist.lowest) + ', the highest ' + ratioText(hist.highest) + '.'
         : '.')
     }));
-    aside.appendChild(drawnCaption(drawn, total, data.max_drawn, 'rounds', 'pair', 'highest ratio',
+    aside.appendChild(drawnCaption(drawn, total, view.maxDrawn, 'rounds', 'pair', 'highest ratio',
       'The figures and the histogram use every round.'));
     figure.appendChild(aside);
   }
 
   // The ratios' histogram as page data counted it (ab_html.cpp): undisturbed rounds per pair and
   // the disturbed ones stacked on them; an edge bar on each side when rounds lie beyond the scale.
-  function ratioHistogramFigure(main, data) {
-    var hist = data.histogram;
-    var ab = data.report.ab;
-    var several = data.series.length > 1;
+  function ratioHistogramFigure(main, view) {
+    var hist = view.histogram;
+    var several = view.series.length > 1;
     var bars = hist.bins + 2;
     var any = function (index) {
       return hist.disturbed[index] > 0 || hist.counts.some(function (c) { return c[index] > 0; });
@@ -251,7 +259,7 @@
     };
     hist.counts.forEach(function (c, k) {
       datasets.push({
-        label: (several ? 'pair ' + (k + 1) + ', undisturbed' : 'undisturbed rounds') + ' (' + num(sum(c), 0) + ')',
+        label: (several ? 'pair ' + (k + 1) + ', undisturbed' : view.gbench ? 'rounds' : 'undisturbed rounds') + ' (' + num(sum(c), 0) + ')',
         data: c.slice(first, last + 1),
         backgroundColor: fills(pairColour(k)),
         legendColour: alpha(pairColour(k), 0.7),
@@ -301,28 +309,29 @@
               }
             }
           },
-          harnessAnswer: { answer: ab.answer, low: hist.low, width: hist.width, first: 1 - first }
+          harnessAnswer: { answer: view.answer, low: hist.low, width: hist.width, first: 1 - first }
         }
       },
       plugins: [answerMarks]
     });
     var aside = el('aside');
-    if (data.answer) aside.appendChild(el('p', null, [el('strong', { text: 'B against A: ' }), data.answer]));
+    if (view.answerText) aside.appendChild(el('p', null, [el('strong', { text: 'B against A: ' }), view.answerText]));
     aside.appendChild(el('p', {
       class: 'caption',
       text: 'Each bar: the rounds whose B/A fell in that bin, counted over every round' +
         (several ? ', one colour per pair of processes, stacked' : '') + '. The scale runs between the quartiles of the ' +
         'ratios widened by three times their distance (Tukey\'s far-out fences), and holds the answer\'s interval' +
         (first === 0 || last === bars - 1 ? '; the pale bars at its ends hold the rounds beyond it' : '') + '. ' +
-        (ab.answer ? 'Shaded: the answer\'s 95% interval; line: the answer.' : '')
+        (view.answer ? 'Shaded: the answer\'s 95% interval; line: the answer.' : '')
     }));
     figure.appendChild(aside);
   }
 
-  // What was compared and how, and per pair what its rounds gave.
+  // What was compared and how, and per pair (with gbench, per benchmark) what its rounds gave.
   function abFacts(main, data, perTick) {
     var report = data.report;
     var ab = report.ab;
+    var gbench = ab.mode === 'gbench';
     var c = report.harness.clock;
     var o = ab.options;
     var ctx = report.context || {};
@@ -335,96 +344,141 @@
       (p.refused || []).forEach(function (r) { prepared.push(r.action + ': ' + r.reason); });
     });
     section.appendChild(facts([
-      ['A', sideText(ab.a, ab.mode)],
-      ['B', sideText(ab.b, ab.mode)],
+      ['A', gbench ? ab.builds.a + ' (--vs)' : sideText(ab.a, ab.mode)],
+      ['B', gbench ? ab.builds.b : sideText(ab.b, ab.mode)],
       ['clock', c.name + ' at ' + frequencyText(c.ticks_per_second) +
         (c.calibration ? ' (calibrated within ' + num(c.calibration.error_ppm, 2) + ' ppm)' : '') +
         (isNum(c.step_ticks) ? ', step ' + sig(c.step_ticks, 4) + ' ticks' : '')],
       ['why this clock', c.reason],
-      ['rounds', 'about ' + timeText(o.round_time_ns) + ' each, ' + o.order + ' order' + (o.order === 'random' ? ' (seed ' + o.seed + ')' : '') +
-        (o.cpu === null ? ', not pinned' : ', on CPU ' + o.cpu)],
-      ['budget', 'warmup ' + timeText(o.warmup_ns) + ', then rounds until the interval\'s half-width is under ' +
-        percentText(o.target, 3) + ' or ' + timeText(o.max_time_ns) + ' pass'],
+      gbench ? ['invocations', ab.plan]
+        : ['rounds', 'about ' + timeText(o.round_time_ns) + ' each, ' + o.order + ' order' + (o.order === 'random' ? ' (seed ' + o.seed + ')' : '') +
+          (o.cpu === null ? ', not pinned' : ', on CPU ' + o.cpu)],
+      ['budget', (gbench ? 'per benchmark, rounds' : 'warmup ' + timeText(o.warmup_ns) + ', then rounds') +
+        ' until the interval\'s half-width is under ' + percentText(o.target, 3) + ' or ' + timeText(o.max_time_ns) + ' pass'],
       ['threshold', 'the same within ±' + percentText(o.threshold, 2) +
         (isNum(o.fail_if_slower) ? '; the gate fails when B is slower by more than ' + percentText(o.fail_if_slower, 2) : '')],
       ['processes', ab.mode === 'builds' ? o.pairs + ' pair(s) asked, ' + o.layout : null],
+      ['only in A, not compared', gbench && ab.only_in_a.length ? ab.only_in_a.join(', ') : null],
+      ['only in B, not compared', gbench && ab.only_in_b.length ? ab.only_in_b.join(', ') : null],
       ['prepared', prepared.join('; ')],
       ['host', [ctx.host_name, ctx.num_cpus ? ctx.num_cpus + ' CPUs' : ''].filter(Boolean).join(', ')],
       ['date', ctx.date],
       ['harness', [report.harness.harness_version, ctx.library_build_type ? ctx.library_build_type + ' build' : ''].filter(Boolean).join(', ')]
     ]));
-    var pairs = ab.pairs;
-    var head = ['', pairs.length > 1 ? 'pair 1' : 'this run'];
-    for (var k = 1; k < pairs.length; k++) head.push('pair ' + (k + 1));
+    // The columns: each pair with its series, or each benchmark's one pair with its own.
+    var columns = gbench
+      ? ab.comparisons.map(function (cmp, n) { return { name: cmp.benchmark, pair: cmp.pair, series: data.benchmarks[n].series[0] }; })
+      : ab.pairs.map(function (p, n) { return { name: n === 0 && ab.pairs.length === 1 ? 'this run' : 'pair ' + (n + 1), pair: p, series: data.series[n] }; });
+    var head = [''].concat(columns.map(function (col) { return col.name; }));
     var row = function (name, f) {
-      return [name].concat(pairs.map(function (p, n) { return f(p, data.series[n]); }));
+      return [name].concat(columns.map(function (col) { return f(col.pair, col.series); }));
     };
+    var per = gbench ? 'iteration' : 'call';
     var floor = function (ticks) {
-      return isNum(ticks) ? ticksTime(ticks, perTick) + ' (' + num(ticks, 0) + ' ticks)' : '-';
+      return isNum(ticks) ? ticksTime(ticks, perTick) + (gbench ? '' : ' (' + num(ticks, 0) + ' ticks)') : '-';
     };
     var rows = [
       row('rounds', function (p, s) { return num(s.rounds, 0); }),
-      row('disturbed rounds', function (p) { return num(p.estimate.disturbed_rounds, 0); }),
+      gbench ? null : row('disturbed rounds', function (p) { return num(p.estimate.disturbed_rounds, 0); }),
       row('B against A (95%)', function (p, s) { return s.change || 'no interval'; }),
-      row('without the disturbed', function (p, s) { return s.undisturbed || 'no interval'; }),
-      row('floor of A, per call', function (p) { return floor(p.estimate.floor_a_ticks); }),
-      row('floor of B, per call', function (p) { return floor(p.estimate.floor_b_ticks); }),
+      gbench ? null : row('without the disturbed', function (p, s) { return s.undisturbed || 'no interval'; }),
+      row('floor of A, per ' + per, function (p) { return floor(p.estimate.floor_a_ticks); }),
+      row('floor of B, per ' + per, function (p) { return floor(p.estimate.floor_b_ticks); }),
       row('floors B/A', function (p) { return isNum(p.estimate.floor_ratio) ? ratioText(p.estimate.floor_ratio) : '-'; }),
       row('round minimums over the floor, A / B (median)', function (p) {
         var e = p.estimate;
         return isNum(e.slow_a) && isNum(e.slow_b) ? num(e.slow_a, 2) + 'x / ' + num(e.slow_b, 2) + 'x' : '-';
       }),
-      row('reference runs over the fastest (median)', function (p) { return isNum(p.estimate.slow_reference) ? num(p.estimate.slow_reference, 2) + 'x' : '-'; }),
-      row('batch (calls a sample)', function (p) { return num(p.batch, 0) + (p.batch_calibrated ? ', calibrated' : ', given'); }),
-      row('samples a side, a round', function (p) { return num(p.samples_per_side, 0); }),
-      row('samples a stretch (AB, BA... in a round)', function (p) { return p.samples_per_stretch === undefined ? '-' : num(p.samples_per_stretch, 0); }),
-      row('timer overhead A, B', function (p) { return p.overhead_a_ticks + ', ' + p.overhead_b_ticks + ' ticks'; }),
-      row('warmup', function (p) { return num(p.warmup_rounds, 0) + ' rounds, ' + spanText(p.warmup_seconds); }),
+      gbench ? row('repetitions an invocation', function (p) { return num(p.samples_per_side, 0); })
+        : row('reference runs over the fastest (median)', function (p) { return isNum(p.estimate.slow_reference) ? num(p.estimate.slow_reference, 2) + 'x' : '-'; }),
+      gbench ? null : row('batch (calls a sample)', function (p) { return num(p.batch, 0) + (p.batch_calibrated ? ', calibrated' : ', given'); }),
+      gbench ? null : row('samples a side, a round', function (p) { return num(p.samples_per_side, 0); }),
+      gbench ? null : row('samples a stretch (AB, BA... in a round)', function (p) { return p.samples_per_stretch === undefined ? '-' : num(p.samples_per_stretch, 0); }),
+      gbench ? null : row('timer overhead A, B', function (p) { return p.overhead_a_ticks + ', ' + p.overhead_b_ticks + ' ticks'; }),
+      gbench ? null : row('warmup', function (p) { return num(p.warmup_rounds, 0) + ' rounds, ' + spanText(p.warmup_seconds); }),
       row('rounds took', function (p) { return spanText(p.seconds); }),
       row('stopped', function (p, s) {
         return s.stopped + (isNum(p.last_half_width) ? ' (the round ratios\' half-width ' + percentText(p.last_half_width, 3) + ' at the last of ' + p.checks + ' checks)' : '');
       })
-    ];
-    if (pairs.length) section.appendChild(table(head, rows, [0]));
+    ].filter(Boolean);
+    if (columns.length) section.appendChild(table(head, rows, [0]));
     section.appendChild(el('p', {
       class: 'note',
-      text: 'A round takes the same number of samples of each side, one side after the other; its B/A is B\'s lowest time ' +
-        'per call in the round over A\'s. The answer is the median of the round ratios with its order-statistic 95% interval' +
-        (pairs.length > 1 ? ', combined over the pairs of processes (Student\'s t on their ratios, joined with the pooled rounds\')' : '') +
-        '. A round is disturbed when its reference run was slow or a context switch hit it. The floors are each side\'s ' +
-        'lowest round minimum over the whole run; a side\'s rounds at a median ' + num(data.slow_host, 2) + 'x its floor or more ran slow for most of ' +
-        'the run (the host slowing the workload, which the reference run may not show, or a time that varies from sample to sample).'
+      text: gbench
+        ? 'A round is one invocation of each binary for one benchmark, in ABBA order; its B/A is B\'s lowest real_time per ' +
+          'iteration over the invocation\'s repetitions over A\'s. Each benchmark\'s answer is the median of its round ratios ' +
+          'with its order-statistic 95% interval. The figures are Google Benchmark\'s own: no reference loop runs beside ' +
+          'them, so no round is marked disturbed. The floors are each side\'s lowest round minimum over the whole run; a ' +
+          'side\'s rounds at a median ' + num(data.slow_host, 2) + 'x its floor or more ran slow for most of the run.'
+        : 'A round takes the same number of samples of each side, one side after the other; its B/A is B\'s lowest time ' +
+          'per call in the round over A\'s. The answer is the median of the round ratios with its order-statistic 95% interval' +
+          (columns.length > 1 ? ', combined over the pairs of processes (Student\'s t on their ratios, joined with the pooled rounds\')' : '') +
+          '. A round is disturbed when its reference run was slow or a context switch hit it. The floors are each side\'s ' +
+          'lowest round minimum over the whole run; a side\'s rounds at a median ' + num(data.slow_host, 2) + 'x its floor or more ran slow for most of ' +
+          'the run (the host slowing the workload, which the reference run may not show, or a time that varies from sample to sample).'
     }));
+  }
+
+  // The answer's interval in words: the ratio, its bounds, how it was made and what widened it.
+  function answerText(a, overPairs) {
+    return 'B/A ' + ratioText(a.ratio) + ', 95% interval ' + ratioText(a.lower) + ' to ' + ratioText(a.upper) +
+      ': ' + a.method + ', over ' + num(a.count, 0) + (overPairs ? ' pairs of processes' : ' rounds') +
+      ' (coverage at least ' + percentText(a.level, 1) + ')' +
+      (a.order ? ', widened to reach the median of the rounds A ran first, ' + ratioText(a.order.a_first) + ' over ' +
+        num(a.order.a_first_rounds, 0) + ', and of those B ran first, ' + ratioText(a.order.b_first) + ' over ' +
+        num(a.order.b_first_rounds, 0) + ' (where running second moves the two sides unequally, the true ratio lies between them)' : '') +
+      (a.resolution > 0 ? ', widened by ' + percentText(a.resolution, 3) + ' either side for the clock\'s step (a step of each side\'s clock over its sample at the floor)' : '') + '.';
+  }
+
+  // The two figures of a comparison, or why there are none.
+  function comparisonFigures(main, view) {
+    if (view.histogram) {
+      roundsFigure(main, view);
+      ratioHistogramFigure(main, view);
+    } else {
+      main.appendChild(el('p', { class: 'note', text: 'No round gave a ratio: nothing to draw.' }));
+    }
+  }
+
+  // gbench --vs: per benchmark, its answer, verdict and figures.
+  function benchmarkSections(main, data) {
+    var ab = data.report.ab;
+    ab.comparisons.forEach(function (cmp, n) {
+      var made = data.benchmarks[n];
+      var section = el('section', { class: 'benchmark' });
+      main.appendChild(section);
+      section.appendChild(el('h2', { text: cmp.benchmark + ': ' + made.headline }));
+      if (cmp.verdict) section.appendChild(el('p', { class: 'sentence', text: 'Verdict: ' + cmp.verdict + ': ' + cmp.reason }));
+      if (cmp.answer) section.appendChild(el('p', { text: answerText(cmp.answer, false) }));
+      if (cmp.gate_failed) {
+        section.appendChild(el('p', { class: 'warning', text: 'The gate failed: B is slower than A by more than --fail-if-slower ' +
+          num(ab.options.fail_if_slower * 100, 3) + '% (exit code 4).' }));
+      }
+      if (cmp.error) section.appendChild(el('p', { class: 'warning', text: 'Failed: ' + cmp.error }));
+      comparisonFigures(section, comparisonView(made, cmp.answer, [cmp.pair], data));
+    });
   }
 
   function abPage(main, data) {
     var ab = data.report.ab;
     var perTick = 1e9 / data.report.harness.clock.ticks_per_second;
+    var gbench = ab.mode === 'gbench';
     var top = el('section', { id: 'answer' });
     main.appendChild(top);
     top.appendChild(el('h2', { text: data.headline }));
-    if (ab.verdict) top.appendChild(el('p', { class: 'sentence', text: 'Verdict: ' + ab.verdict + ': ' + ab.reason }));
-    var a = ab.answer;
-    if (a) {
-      top.appendChild(el('p', { text: 'B/A ' + ratioText(a.ratio) + ', 95% interval ' + ratioText(a.lower) + ' to ' + ratioText(a.upper) +
-        ': ' + a.method + ', over ' + num(a.count, 0) + (data.series.length > 1 ? ' pairs of processes' : ' rounds') +
-        ' (coverage at least ' + percentText(a.level, 1) + ')' +
-        (a.order ? ', widened to reach the median of the rounds A ran first, ' + ratioText(a.order.a_first) + ' over ' +
-          num(a.order.a_first_rounds, 0) + ', and of those B ran first, ' + ratioText(a.order.b_first) + ' over ' +
-          num(a.order.b_first_rounds, 0) + ' (where running second moves the two sides unequally, the true ratio lies between them)' : '') +
-        (a.resolution > 0 ? ', widened by ' + percentText(a.resolution, 3) + ' either side for the clock\'s step (a step of each side\'s clock over its sample at the floor)' : '') + '.' }));
-    }
-    if (ab.gate_failed) {
+    if (!gbench && ab.verdict) top.appendChild(el('p', { class: 'sentence', text: 'Verdict: ' + ab.verdict + ': ' + ab.reason }));
+    if (!gbench && ab.answer) top.appendChild(el('p', { text: answerText(ab.answer, data.series.length > 1) }));
+    if (!gbench && ab.gate_failed) {
       top.appendChild(el('p', { class: 'warning', text: 'The gate failed: B is slower than A by more than --fail-if-slower ' +
         num(ab.options.fail_if_slower * 100, 3) + '% (exit code 4).' }));
     }
-    if (ab.interrupted) top.appendChild(el('p', { class: 'warning', text: 'Interrupted: the figures are what came before.' }));
-    if (data.histogram) {
-      roundsFigure(main, data, perTick);
-      ratioHistogramFigure(main, data);
-    } else {
-      main.appendChild(el('p', { class: 'note', text: 'No round gave a ratio: nothing to draw.' }));
+    if (gbench && ab.gate_failed) {
+      top.appendChild(el('p', { class: 'warning', text: 'The gate failed: in a benchmark below, B is slower than A by more than ' +
+        '--fail-if-slower ' + num(ab.options.fail_if_slower * 100, 3) + '% (exit code 4).' }));
     }
+    if (ab.interrupted) top.appendChild(el('p', { class: 'warning', text: 'Interrupted: the figures are what came before.' }));
+    if (gbench) benchmarkSections(main, data);
+    else comparisonFigures(main, comparisonView(data, ab.answer, ab.pairs, data));
     abFacts(main, data, perTick);
   }
 
