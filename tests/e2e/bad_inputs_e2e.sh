@@ -77,12 +77,20 @@ else
   fits_schema "setup: good.json" "$box/good.json"
 fi
 
-# An `ab` report, which compare and report refuse by name (they read the reports of runs).
+# An `ab` report, which compare refuses by name (it compares the reports of runs), and the same
+# with one round's ratio a string, which report refuses naming it.
 if ! (cd "$box/cwd" && HOME=$box/home TMPDIR=$box/tmp "$harness" ab empty empty --warmup 0 \
   --max-time 20ms --format json -o "$box/ab.json" >/dev/null 2>"$work/err"); then
   fail "setup: could not write an ab report"
   sed 's/^/    | /' "$work/err"
 fi
+python3 - "$box" <<'PY' || fail "setup: could not write a broken ab report"
+import json, sys
+box = sys.argv[1]
+doc = json.load(open(box + "/ab.json"))
+doc["ab"]["pairs"][0]["rounds"][0]["ratio"] = "1.01"
+json.dump(doc, open(box + "/ab-string-ratio.json", "w"), indent=1)
+PY
 
 # Reports and a history broken in one place each, for compare, report and --history (issue 27):
 # every value read is checked for its type and range, and named by its place in the file.
@@ -258,7 +266,8 @@ bad compare-missing "cannot read '$box/missing.json': No such file or directory"
   compare "$box/missing.json" "$box/good.json"
 bad compare-folder "$box/folder" -- compare "$box/folder" "$box/good.json"
 bad compare-not-json "$box/notes.txt" -- compare "$box/notes.txt" "$box/good.json"
-bad compare-ab "$box/ab.json: a report of \`harness ab\`" -- compare "$box/good.json" "$box/ab.json"
+bad compare-ab "$box/ab.json: a report of \`harness ab\` (or \`gbench --vs\`), which compares A and B itself: only the reports of runs are compared here" \
+  -- compare "$box/good.json" "$box/ab.json"
 bad compare-threshold "--threshold: invalid value 'abc'" -- compare --threshold abc \
   "$box/good.json" "$box/good.json"
 bad compare-threshold-twice "--threshold: given 2 times" -- compare --threshold 1% \
@@ -283,8 +292,8 @@ bad report-folder "cannot read '$box/folder': it is a folder" -- report "$box/fo
 bad report-not-json "$box/notes.txt: not JSON" -- report "$box/notes.txt" -o "$box/r.html"
 bad report-not-harness "not a harness JSON report" -- report "$box/real/target.json" \
   -o "$box/r.html"
-bad report-ab "$box/ab.json: a report of \`harness ab\` (or \`gbench --vs\`), which compares A and B itself" \
-  -- report "$box/ab.json" -o "$box/r.html"
+bad report-ab-type "$box/ab-string-ratio.json: ab.pairs[0].rounds[0].ratio: expected a number, got a string" \
+  -- report "$box/ab-string-ratio.json" -o "$box/r.html"
 bad report-negative "$box/negative.json: benchmarks[$row].ticks: a sample of -1280.3 ticks is out of range" \
   -- report "$box/negative.json" -o "$box/r.html"
 bad report-type "$box/string-ticks.json: benchmarks[$row].ticks: expected a number, got a string" \

@@ -171,6 +171,12 @@ if expect 0 ab-html -- ab xor_loop/1000 xor_loop/1100 --warmup 10ms --max-time 2
   -o "$work/ab.html"; then
   check_page ab "$work/ab.html" light
 fi
+# ... and drawn later by `harness report` from the JSON report of another such run.
+if expect 0 ab-json -- ab xor_loop/1000 xor_loop/1100 --warmup 10ms --max-time 200ms \
+  -o "$work/ab.json" &&
+  expect 0 ab-report-html -- report "$work/ab.json" -o "$work/ab-report.html"; then
+  check_page ab-report "$work/ab-report.html" light
+fi
 
 # The gbench --vs page: per benchmark its answer and both figures, the facts a column each. The
 # pair's suite: BM_fails fails in NEW (exit 3) and gives no round, so its section draws nothing;

@@ -594,6 +594,97 @@ TEST(ReportCommand, DrawsAJsonReportIntoAPage) {
   EXPECT_EQ(to_stdout.out, text.str());
 }
 
+// The gbench --vs report of AbHtml.GbenchVsDrawsEachBenchmark's kind: two benchmarks of one pair
+// each, one failed.
+ab_report synthetic_gbench_vs() {
+  ab_report r;
+  r.mode = ab_mode::gbench;
+  r.clock = "gbench_real_time";
+  r.ticks_per_second = 1e9;
+  r.build_a = "./old_bench";
+  r.build_b = "./new_bench";
+  ab_benchmark b;
+  b.name = "BM_copy/64";
+  b.pair = synthetic_ab(1, 40).pairs[0];
+  r.benchmarks.push_back(std::move(b));
+  ab_benchmark failed;
+  failed.name = "BM_fails";
+  failed.error = "B reported an error";
+  r.benchmarks.push_back(std::move(failed));
+  conclude(r);
+  return r;
+}
+
+// An ab report's JSON file drawn later is the page the run drew: the same bytes, for two
+// workloads, several pairs of processes and gbench --vs.
+TEST(ReportCommand, DrawsAnAbReportAsTheRunDrewIt) {
+  const testing::scratch_folder folder("report-ab");
+  ab_report builds = synthetic_ab(3, 60);
+  builds.mode = ab_mode::builds;
+  conclude(builds);
+  for (const ab_report& r : {synthetic_ab(1, 200), builds, synthetic_gbench_vs()}) {
+    const auto json_path = folder.path() / "ab.json";
+    {
+      std::ofstream json(json_path, std::ios::binary);
+      write_ab_json(json, r);
+    }
+    const auto drawn = run({"report", json_path.string()});
+    EXPECT_EQ(drawn.code, cli::exit_ok) << drawn.err;
+    EXPECT_EQ(drawn.out, ab_html_of(r)) << to_string(r.mode);
+  }
+}
+
+// What the ab page reads is checked as a run report's figures are: the file, the place and why.
+TEST(ReportCommand, RefusesAnAbReportItsPageCannotDraw) {
+  const testing::scratch_folder folder("report-ab-bad");
+  std::ostringstream text;
+  write_ab_json(text, synthetic_ab(1, 20));
+  const nlohmann::ordered_json good = nlohmann::ordered_json::parse(text.str());
+  std::ostringstream gbench_text;
+  write_ab_json(gbench_text, synthetic_gbench_vs());
+  const nlohmann::ordered_json gbench = nlohmann::ordered_json::parse(gbench_text.str());
+  struct edit {
+    const nlohmann::ordered_json* from;
+    nlohmann::ordered_json::json_pointer where;
+    nlohmann::ordered_json value;
+    std::string said;
+  };
+  const std::vector<edit> edits{
+      {&good, "/ab/pairs/0/rounds/3/ratio"_json_pointer, "1.01",
+       "ab.pairs[0].rounds[3].ratio: expected a number, got a string"},
+      {&good, "/ab/pairs/0/rounds/3/ratio"_json_pointer, -1.01,
+       "ab.pairs[0].rounds[3].ratio: -1.01 is out of range: a ratio B/A lies above 0"},
+      {&good, "/ab/answer/lower"_json_pointer, 2.0, "ab.answer.lower: lies above the ratio"},
+      {&good, "/ab/verdict"_json_pointer, "worse",
+       "ab.verdict: \"worse\" is not one of faster, slower, same, unsure"},
+      {&good, "/ab/mode"_json_pointer, "tournament",
+       "ab.mode: \"tournament\" is not one of workloads, builds, gbench"},
+      {&good, "/ab/pairs/0/stopped_by"_json_pointer, nullptr,
+       "ab.pairs[0].stopped_by: expected a string, got null"},
+      {&gbench, "/ab/comparisons/0/pair/rounds/0/disturbed"_json_pointer, 0,
+       "ab.comparisons[0].pair.rounds[0].disturbed: expected true or false, got the number 0"},
+  };
+  const auto page = (folder.path() / "ab.html").string();
+  for (const edit& e : edits) {
+    nlohmann::ordered_json doc = *e.from;
+    doc[e.where] = e.value;
+    const auto path = (folder.path() / "ab.json").string();
+    std::ofstream(path, std::ios::binary) << doc.dump(2);
+    const auto r = run({"report", path, "-o", page});
+    EXPECT_EQ(r.code, cli::exit_usage) << e.said;
+    EXPECT_THAT(r.err, HasSubstr(path + ": " + e.said));
+  }
+  // A missing ratio, as a missing member anywhere.
+  nlohmann::ordered_json doc = good;
+  doc["ab"]["pairs"][0]["rounds"][0].erase("ratio");
+  const auto path = (folder.path() / "ab.json").string();
+  std::ofstream(path, std::ios::binary) << doc.dump(2);
+  const auto r = run({"report", path, "-o", page});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_THAT(r.err, HasSubstr("ab.pairs[0].rounds[0].ratio: missing"));
+  EXPECT_EQ(folder.entries(), 1u);  // ab.json alone: no page written
+}
+
 TEST(CompareHtml, ThePageCarriesTheComparisonsJson) {
   const testing::scratch_folder folder("compare-html");
   std::vector<std::string> files;

@@ -96,8 +96,9 @@ void write_markdown_report(std::ostream& out, const report_model& model);
 // there are more than kHtmlMaxDrawn, said on the page) and a histogram counted over all samples.
 inline constexpr std::size_t kHtmlMaxDrawn = 4000;
 void write_html_report(std::ostream& out, const report_model& model);
-// The same page from a JSON report the harness wrote (`harness report FILE.json`). Throws
-// usage_error naming `source` when the text is not JSON or not a harness report this build reads.
+// The same page from a JSON report the harness wrote (`harness report FILE.json`); from the report
+// of `harness ab` or `gbench --vs`, the page they draw (write_ab_html). Throws usage_error naming
+// `source` when the text is not JSON or not a harness report this build reads.
 void write_html_from_json(std::ostream& out, std::istream& json_text, const std::string& source);
 
 void write_report(std::ostream& out, const report_model& model, report_format format,

@@ -1,6 +1,7 @@
 // `harness report FILE.json -o FILE.html`: the HTML page of a run from its JSON report (written by
-// `harness --format json` or `-o FILE.json`), the page the run would have written with
-// `-o FILE.html` (report.hpp: write_html_from_json). Without -o the page goes to stdout.
+// `harness --format json` or `-o FILE.json`), or of `harness ab` or `gbench --vs` from theirs, the
+// page the command would have written with `-o FILE.html` (report.hpp: write_html_from_json).
+// Without -o the page goes to stdout.
 //
 // A file that cannot be read, is not JSON or is not a harness report of a schema this build reads,
 // and an output path that cannot be written or does not end in .html or .htm, are usage errors
@@ -87,10 +88,12 @@ int report(const report_flags& flags, context& ctx) {
 void add_report_command(CLI::App& root, context& ctx) {
   auto flags = std::make_shared<report_flags>();
   CLI::App* cmd = root.add_subcommand(
-      "report", fmt::format("Draw a run's JSON report ({} --format json, or -o FILE.json) as an "
-                            "HTML page: the samples in order with the floor, each phase's "
-                            "distribution, the summary",
-                            ctx.program));
+      "report",
+      fmt::format("Draw a JSON report as the HTML page its command draws: a run's ({} --format "
+                  "json, or -o FILE.json), the samples in order with the floor, each phase's "
+                  "distribution, the summary; or an ab comparison's ({} ab ... -o FILE.json, "
+                  "gbench --vs), B/A round by round and the ratios' histogram",
+                  ctx.program, ctx.program));
   cmd->add_option("REPORT", flags->input, "The JSON report to draw")->required();
   flags->output_option =
       cmd->add_option("-o,--output", flags->output,
@@ -99,7 +102,8 @@ void add_report_command(CLI::App& root, context& ctx) {
   cmd->footer(
       fmt::format("Examples:\n"
                   "  {0} -o run.json && {0} report run.json -o run.html\n"
-                  "  {0} report run.json > run.html",
+                  "  {0} report run.json > run.html\n"
+                  "  {0} ab sort_v1 sort_v2 -o ab.json && {0} report ab.json -o ab.html",
                   ctx.program));
   cmd->callback([&ctx, flags] { ctx.action = [&ctx, flags] { return report(*flags, ctx); }; });
 }

@@ -203,6 +203,24 @@ std::string suite_headline(const ab_page_json& comparisons) {
 
 }  // namespace
 
+std::string ab_page_title(const ab_page_json& document) {
+  const ab_page_json& ab = document.at("ab");
+  const ab_page_json& mode = ab.at("mode");
+  if (mode == id_of(ab_mode::gbench)) {
+    const ab_page_json& builds = ab.at("builds");
+    return fmt::format("harness gbench --vs: {} against {}", builds.at("a").get<std::string>(),
+                       builds.at("b").get<std::string>());
+  }
+  if (ab.at("a").is_null() || ab.at("b").is_null()) return "harness ab";
+  // As the console names a side (ab_detail::side_name).
+  const auto side = [&](const ab_page_json& s) {
+    const std::string workload = s.at("workload").get<std::string>();
+    if (mode == id_of(ab_mode::workloads)) return workload;
+    return fmt::format("{} of {}", workload, s.at("build").get<std::string>());
+  };
+  return fmt::format("harness ab: {} against {}", side(ab.at("a")), side(ab.at("b")));
+}
+
 ab_page_json ab_page_data(ab_page_json document) {
   ab_page_json& ab = document.at("ab");
   ab_page_json view = comparison_view(ab.at("pairs"), ab.at("answer"));

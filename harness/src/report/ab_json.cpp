@@ -192,15 +192,9 @@ void write_ab_json(std::ostream& out, const ab_report& report) {
 }
 
 void write_ab_html(std::ostream& out, const ab_report& report) {
-  std::string title = "harness ab";
-  if (report.mode == ab_mode::gbench) {
-    title = fmt::format("harness gbench --vs: {} against {}", report.build_a, report.build_b);
-  } else if (!report.pairs.empty()) {
-    title +=
-        fmt::format(": {} against {}", ab_detail::side_name(report.pairs.front().a, report.mode),
-                    ab_detail::side_name(report.pairs.front().b, report.mode));
-  }
-  out << html::page(html::page_kind::ab, title, html::ab_page_data(ab_detail::document(report)));
+  ab_json document = ab_detail::document(report);
+  const std::string title = html::ab_page_title(document);
+  out << html::page(html::page_kind::ab, title, html::ab_page_data(std::move(document)));
 }
 
 }  // namespace harness

@@ -11,6 +11,9 @@
 
 #include "base/json_field.hpp"
 #include "base/numbers.hpp"
+#include "harness/ab.hpp"
+#include "harness/ab_report.hpp"
+#include "harness/analysis.hpp"
 #include "harness/errors.hpp"
 #include "harness/run_report.hpp"
 
@@ -237,6 +240,161 @@ void join_rows(report& r, row_series& rows) {
   }
 }
 
+
+// ---- an ab report -----------------------------------------------------------------------------
+// Its page (html/ab.js, report/ab_html.cpp) reads these values and no others: each is checked for
+// its type, and a ratio or a time for its range, so a file edited by hand is refused naming the
+// value rather than drawn wrong.
+
+// A ratio B/A: above 0 (every figure derived from it stays finite).
+double ratio_figure(const field& f) {
+  const double x = f.number();
+  if (!(x > 0 && x <= kMaxTicks)) {
+    f.refuse(fmt::format("{} is out of range: a ratio B/A lies above 0 (up to 1e15)",
+                         f.json().dump()));
+  }
+  return x;
+}
+
+// An identifier of the enum E ("slower"), or refused naming the ones it takes.
+template <named_enum E>
+void id_figure(const field& f) {
+  const std::string id = f.text();
+  if (parse_id<E>(id)) return;
+  std::string ids;
+  for (const auto& row : names_table<E>())
+    ids += fmt::format("{}{}", ids.empty() ? "" : ", ", row.id);
+  f.refuse(fmt::format("{} is not one of {}", f.json().dump(), ids));
+}
+
+// A value that may be null, read by `read` when it is not.
+template <class F>
+void maybe(const field& parent, std::string_view key, F&& read) {
+  if (const auto value = parent.find(key)) read(*value);
+}
+
+// An interval (ab_interval's JSON): null, or its ratio, bounds around it, level, count, method.
+void check_interval(const field& parent, std::string_view key) {
+  parent.at(key);  // present, null or not
+  maybe(parent, key, [](const field& i) {
+    const double ratio = ratio_figure(i.at("ratio"));
+    const field lower = i.at("lower");
+    const field upper = i.at("upper");
+    if (!(ratio_figure(lower) <= ratio)) lower.refuse("lies above the ratio");
+    if (!(ratio_figure(upper) >= ratio)) upper.refuse("lies below the ratio");
+    const field level = i.at("level");
+    if (const double l = level.number(); !(l >= 0 && l <= 1)) level.expected("a share from 0 to 1");
+    i.at("count").count();
+    i.at("method").text();
+    i.at("resolution").number();
+    maybe(i, "order", [](const field& o) {
+      ratio_figure(o.at("a_first"));
+      ratio_figure(o.at("b_first"));
+      o.at("a_first_rounds").count();
+      o.at("b_first_rounds").count();
+    });
+  });
+}
+
+void check_side(const field& side) {
+  side.at("workload").text();
+  side.at("build").text();
+  side.at("iterations_per_call").count();
+}
+
+void check_pair(const field& pair) {
+  check_side(pair.at("a"));
+  check_side(pair.at("b"));
+  positive_count(pair.at("batch"));
+  pair.at("batch_calibrated").flag();
+  pair.at("samples_per_side").count();
+  maybe(pair, "samples_per_stretch", [](const field& f) { f.count(); });
+  ticks_figure(pair.at("overhead_a_ticks"));
+  ticks_figure(pair.at("overhead_b_ticks"));
+  pair.at("warmup_rounds").count();
+  pair.at("warmup_seconds").number();
+  pair.at("seconds").number();
+  id_figure<ab_stop>(pair.at("stopped_by"));
+  pair.at("checks").count();
+  maybe(pair, "last_half_width", [](const field& f) { f.number(); });
+  const field estimate = pair.at("estimate");
+  check_interval(estimate, "rounds");
+  check_interval(estimate, "undisturbed");
+  estimate.at("disturbed_rounds").count();
+  for (const char* key : {"floor_a_ticks", "floor_b_ticks"})
+    maybe(estimate, key, [](const field& f) { ticks_figure(f); });
+  for (const char* key : {"floor_ratio", "slow_a", "slow_b", "slow_reference"})
+    maybe(estimate, key, [](const field& f) { ratio_figure(f); });
+  pair.at("rounds").each([](const field& round) {
+    round.at("ratio");  // present, null when A's minimum is not above 0
+    maybe(round, "ratio", [](const field& f) { ratio_figure(f); });
+    round.at("disturbed").flag();
+  });
+}
+
+// The verdict of an answer: null, or one of ab_verdict's, with its reason.
+void check_verdict(const field& parent) {
+  parent.at("verdict");
+  maybe(parent, "verdict", [](const field& f) { id_figure<ab_verdict>(f); });
+  maybe(parent, "reason", [](const field& f) { f.text(); });
+  parent.at("gate_failed").flag();
+}
+
+// The document of `harness ab` or `gbench --vs` (report/ab_json.cpp), its clock already read.
+void check_ab(const field& root) {
+  const field context = root.at("context");
+  context.object();
+  for (const char* key : {"date", "host_name", "library_build_type"})
+    maybe(context, key, [](const field& f) { f.text(); });
+  maybe(context, "num_cpus", [](const field& f) { f.count(); });
+  const field h = root.at("harness");
+  h.at("harness_version").text();
+  const field clock = h.at("clock");
+  clock.at("reason").text();
+  maybe(clock, "calibration", [](const field& c) { c.at("error_ppm").number(); });
+  const field ab = root.at("ab");
+  const field mode = ab.at("mode");
+  id_figure<ab_mode>(mode);
+  const field o = ab.at("options");
+  for (const char* key : {"warmup_ns", "max_time_ns", "round_time_ns", "seed", "pairs"})
+    o.at(key).count();
+  ratio_figure(o.at("target"));
+  o.at("threshold").number();
+  maybe(o, "fail_if_slower", [](const field& f) { f.number(); });
+  id_figure<ab_order>(o.at("order"));
+  maybe(o, "cpu", [](const field& f) { f.count(); });
+  o.at("layout").text();
+  check_interval(ab, "answer");
+  check_verdict(ab);
+  ab.at("interrupted").flag();
+  ab.at("preparations").each([](const field& p) {
+    p.at("applied").each([](const field& a) { a.text(); });
+    p.at("refused").each([](const field& r) {
+      r.at("action").text();
+      r.at("reason").text();
+    });
+  });
+  ab.at("pairs").each(check_pair);
+  if (mode.text() == id_of(ab_mode::gbench)) {
+    const field builds = ab.at("builds");
+    builds.at("a").text();
+    builds.at("b").text();
+    ab.at("plan").text();
+    for (const char* key : {"only_in_a", "only_in_b"})
+      ab.at(key).each([](const field& name) { name.text(); });
+    ab.at("comparisons").each([](const field& c) {
+      c.at("benchmark").text();
+      check_interval(c, "answer");
+      check_verdict(c);
+      maybe(c, "error", [](const field& f) { f.text(); });
+      check_pair(c.at("pair"));
+    });
+  } else {
+    for (const char* key : {"a", "b"})
+      maybe(ab, key, check_side);
+  }
+}
+
 }  // namespace
 
 const phase* workload::find(std::string_view id) const noexcept {
@@ -246,7 +404,10 @@ const phase* workload::find(std::string_view id) const noexcept {
   return nullptr;
 }
 
-report read_report(std::istream& in, const std::string& source) {
+namespace {
+
+// Either kind of report; an ab report refused unless `ab_allowed`.
+saved_report read_any(std::istream& in, const std::string& source, bool ab_allowed) {
   row_series rows;
   std::optional<usage_error> row_error;
   json doc = parse_document(in, rows, row_error, source);
@@ -265,14 +426,17 @@ report read_report(std::istream& in, const std::string& source) {
                                   source, version ? version->json().dump() : "null",
                                   kReportSchemaVersion));
   }
-  // `ab` and `gbench --vs` write the run report's frame around their own "ab" section, and no
-  // workloads: say what the file is rather than which field it lacks.
-  if (doc.contains("ab") && !doc["harness"].contains("workloads")) {
+  // `ab` and `gbench --vs` write the run report's frame around their own "ab" section, with
+  // harness.kind "ab", no workloads and no rows.
+  const auto kind = h.find("kind");
+  const bool ab = (kind && kind->json() == "ab") ||
+                  (doc.contains("ab") && !doc["harness"].contains("workloads"));
+  if (ab && !ab_allowed) {
     throw usage_error(fmt::format(
         "{}: a report of `harness ab` (or `gbench --vs`), which compares A and B itself: only "
-        "the reports of runs are read here (harness --format json, or -o FILE.json); `ab` draws "
-        "its own page with -o FILE.html",
-        source));
+        "the reports of runs are compared here (harness --format json, or -o FILE.json); "
+        "`harness report {}` draws its page",
+        source, shell_word(source)));
   }
   if (row_error) throw *row_error;
   report r;
@@ -289,19 +453,34 @@ report read_report(std::istream& in, const std::string& source) {
   }
   if (const auto step = clock.find("step_ticks")) r.step_ticks = ticks_figure(*step);
   if (const auto g = clock.find("granularity_ticks")) r.granularity_ticks = ticks_figure(*g);
-  if (const auto s = h.find("source")) {
-    if (const auto sample = s->find("sample")) r.sample_source = sample->text();
-  }
   const field context = root.at("context");
   context.object();
   if (const auto date = context.find("date")) r.date = date->text();
   if (const auto host = context.find("host_name")) r.host_name = host->text();
   root.at("benchmarks").array();
+  if (ab) {
+    check_ab(root);
+    r.document = std::move(doc);  // "benchmarks" kept, empty, as the page the run drew has it
+    return {std::move(r), true};
+  }
+  if (const auto s = h.find("source")) {
+    if (const auto sample = s->find("sample")) r.sample_source = sample->text();
+  }
   h.at("workloads").each([&](const field& w) { r.workloads.push_back(read_workload(w)); });
   join_rows(r, rows);
   doc.erase("benchmarks");
   r.document = std::move(doc);
-  return r;
+  return {std::move(r), false};
+}
+
+}  // namespace
+
+saved_report read_saved_report(std::istream& in, const std::string& source) {
+  return read_any(in, source, true);
+}
+
+report read_report(std::istream& in, const std::string& source) {
+  return std::move(read_any(in, source, false).run);
 }
 
 }  // namespace harness::report_reader

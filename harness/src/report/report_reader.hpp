@@ -77,7 +77,16 @@ struct report {
   nlohmann::ordered_json document;
 };
 
-// Parses a report from `in`; `source` names it in messages. Throws usage_error.
+// A report as read: a run's, or (ab) one of `harness ab` or `gbench --vs` (harness.kind "ab"),
+// of which only the clock, the date and host and the document are kept: no workloads. Every
+// value its page reads is checked as a run report's are.
+struct saved_report {
+  report run;
+  bool ab = false;
+};
+// Parses a report of either kind from `in`; `source` names it in messages. Throws usage_error.
+saved_report read_saved_report(std::istream& in, const std::string& source);
+// Parses a run's report from `in`, refusing an ab report (`harness compare` compares runs).
 report read_report(std::istream& in, const std::string& source);
 
 }  // namespace harness::report_reader
