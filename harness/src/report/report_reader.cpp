@@ -240,7 +240,6 @@ void join_rows(report& r, row_series& rows) {
   }
 }
 
-
 // ---- an ab report -----------------------------------------------------------------------------
 // Its page (html/ab.js, report/ab_html.cpp) reads these values and no others: each is checked for
 // its type, and a ratio or a time for its range, so a file edited by hand is refused naming the
@@ -250,8 +249,8 @@ void join_rows(report& r, row_series& rows) {
 double ratio_figure(const field& f) {
   const double x = f.number();
   if (!(x > 0 && x <= kMaxTicks)) {
-    f.refuse(fmt::format("{} is out of range: a ratio B/A lies above 0 (up to 1e15)",
-                         f.json().dump()));
+    f.refuse(
+        fmt::format("{} is out of range: a ratio B/A lies above 0 (up to 1e15)", f.json().dump()));
   }
   return x;
 }
@@ -358,7 +357,8 @@ void check_ab(const field& root) {
   const field o = ab.at("options");
   for (const char* key : {"warmup_ns", "max_time_ns", "round_time_ns", "seed", "pairs"})
     o.at(key).count();
-  ratio_figure(o.at("target"));
+  const field target = o.at("target");
+  if (!(target.number() > 0)) target.expected("a share above 0");
   o.at("threshold").number();
   maybe(o, "fail_if_slower", [](const field& f) { f.number(); });
   id_figure<ab_order>(o.at("order"));
