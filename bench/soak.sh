@@ -16,11 +16,12 @@
 #                 check's report on stderr is a crash.
 #   restored      the process's CPU affinity (/proc/PID/status Cpus_allowed_list) and nice value
 #                 (/proc/PID/stat) as it leaves, read from the zombie before it is reaped
-#                 (waitid WNOWAIT), equal to what it started with (a random nice 0..5 and every
-#                 CPU); while it runs they are read every 2 ms, to count how often it was seen
-#                 pinned and raised. Every child seen (the ab workers) must be gone afterwards, and
-#                 the TMPDIR it was given (the workers' stderr files) empty; a zombie has ended
-#                 (a sanitized binary's LeakSanitizer tracer is one when the signal lands in it).
+#                 (waitid WNOWAIT), equal to what it started with (a random nice 0..5 above the
+#                 soak's own, and every CPU); while it runs they are read every 2 ms, to count how
+#                 often it was seen pinned and raised. Every child seen (the ab workers) must be
+#                 gone afterwards, and the TMPDIR it was given (the workers' stderr files) empty; a
+#                 zombie has ended (a sanitized binary's LeakSanitizer tracer is one when the signal
+#                 lands in it).
 #   files         the -o report and the --history file: absent, or whole (JSON parses with
 #                 python3 json; CSV rows all as wide as the header; HTML ends with </html>;
 #                 Markdown and text end with a newline); no other file left in the folder (a
@@ -28,8 +29,9 @@
 #                 report.
 # A quarter of the runs (run and ab) also --save into one results store for the whole soak
 # (signals may land mid-save). After about one run in four, a reader runs over what the runs
-# left: `harness report` of a JSON report a run wrote (exit 0), `harness compare` of two or more
-# of them (exit 0, 4 or 6; 2 only for reports with no workload in common), or `harness history`
+# left: `harness report` of a JSON report a run or an ab wrote (exit 0), `harness compare` of two
+# or more of the runs' (exit 0, 4 or 6; 2 only for reports with no workload in common, or, one
+# time in ten, with an ab report given, which it refuses), or `harness history`
 # over the store (exit 0, 4 with --regressions), each in a random format, to stdout or -o.
 # Checked as the runs are (no crash, the exit code expected; killed after 120 s), and its output
 # whole: the -o file, or stdout in its format.
@@ -281,15 +283,22 @@ def reader_command(folder):
     path) or None, stdout's format or None); None when nothing is there to read yet."""
     choices = (["report", "compare"] if reports else []) + (["history"] if os.path.exists(store)
                                                              else [])
+    if ab_reports and not reports:
+        choices.append("report")
     if not choices:
         return None
     what = rng.choice(choices)
     if what == "report":
-        argv = [harness, "report", rng.choice(reports)]
+        chosen = rng.choice(reports + ab_reports)
+        what = "report" if chosen in reports else "report ab"
+        argv = [harness, "report", chosen]
         if rng.random() < 0.5:
             page = os.path.join(folder, "page.html")
             return what, argv + ["-o", page], {0}, ("html", page), None
         return what, argv, {0}, None, "html"
+    if what == "compare" and ab_reports and rng.random() < 0.1:
+        return "compare ab", [harness, "compare", rng.choice(reports), rng.choice(ab_reports)], \
+            {2}, None, None
     if what == "compare":
         argv = [harness, "compare"]
         if rng.random() < 0.7:
@@ -381,6 +390,7 @@ failures = []
 top = tempfile.mkdtemp(prefix="harness-soak-")
 store = os.path.join(top, "results.db")  # the one store of the whole soak
 reports = []  # JSON reports that runs wrote (exit 0), kept for the readers
+ab_reports = []  # and those of ab, which `report` draws and `compare` refuses
 os.makedirs(os.path.join(top, "reports"))
 started = time.monotonic()
 print(f"soak.sh: {runs} runs of {harness}, seed {seed}, CPUs {base_list}, "
@@ -394,7 +404,9 @@ for i in range(runs):
         for side in ("a", "b"):
             os.makedirs(os.path.join(folder, side))
             shutil.copy2(harness, os.path.join(folder, side, "harness"))
-    nice = rng.randint(0, 5)
+    # The child's nice value: os.nice adds to the soak's own (this script run under `nice -n 5`
+    # starts its children at 5 to 10), at most 19.
+    nice = min(19, os.getpriority(os.PRIO_PROCESS, 0) + rng.randint(0, 5))
     sig = None
     if rng.random() < 0.4:
         sig = rng.choice([signal.SIGINT, signal.SIGTERM])
@@ -403,7 +415,7 @@ for i in range(runs):
 
     def prepare(nice=nice):
         os.sched_setaffinity(0, base_cpus)
-        os.nice(nice)
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
 
     with open(os.path.join(folder, "stdout"), "wb") as out, \
             open(os.path.join(folder, "stderr"), "wb") as err:
@@ -503,9 +515,10 @@ for i in range(runs):
         print(failures[-1], flush=True)
         if keep:
             shutil.copytree(folder, os.path.join(keep, f"run{i}"), dirs_exist_ok=True)
-    if kind == "run" and code == 0 and report and report[0] == "json" and not problems:
-        reports.append(os.path.join(top, "reports", f"run{i}.json"))
-        shutil.copy2(report[1], reports[-1])
+    if code == 0 and report and report[0] == "json" and not problems:
+        kept = reports if kind == "run" else ab_reports
+        kept.append(os.path.join(top, "reports", f"run{i}.json"))
+        shutil.copy2(report[1], kept[-1])
     shutil.rmtree(folder)
     if rng.random() < 0.25:
         os.makedirs(folder)
