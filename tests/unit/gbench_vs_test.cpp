@@ -513,6 +513,8 @@ TEST_F(GbenchVsReport, CsvMarkdownAndLineGoPerBenchmark) {
                             "slower | 8 | n/a | 1.35x / 1.35x |\n"));
   EXPECT_THAT(md,
               HasSubstr("| b of old | b of new | n/a | n/a | n/a | failed | 0 | n/a | n/a |\n"));
+  // A benchmark only one binary lists, a row too, as the console says it.
+  EXPECT_THAT(md, HasSubstr("| gone of old | - | n/a | n/a | n/a | only in A | 0 | n/a | n/a |\n"));
   std::ostringstream line;
   print_ab_line(line, report,
                 parse_ab_line_template("{a} {change} {verdict} {rounds} {slow_a:.3f} "

@@ -301,6 +301,16 @@ void write_ab_markdown(std::ostream& out, const ab_report& r) {
                b.pair.rounds.size(), "n/a",  // gbench --vs watches no disturbance
                host_cell({&b.pair, 1}));
   }
+  // gbench: the benchmarks only one binary lists, compared with nothing, as the console says.
+  const auto unpaired = [&](const std::string& name, const std::string& build, bool in_a) {
+    const std::string listed = cell(fmt::format("{} of {}", name, build));
+    fmt::print(out, "| {} | {} | n/a | n/a | n/a | only in {} | 0 | n/a | n/a |\n",
+               in_a ? listed : "-", in_a ? "-" : listed, in_a ? "A" : "B");
+  };
+  for (const std::string& name : r.only_in_a)
+    unpaired(name, r.build_a, true);
+  for (const std::string& name : r.only_in_b)
+    unpaired(name, r.build_b, false);
   if (r.pairs.empty()) return;
   const ab_pair& first = r.pairs.front();
   fmt::print(out, "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
