@@ -1,7 +1,9 @@
 // The one reader of a saved JSON report (docs/output.schema.json): `harness compare` (through
 // compare::read_run), `harness report` and the page it draws (write_html_from_json) all read a
-// report through read_report(), so the three accept and refuse the same files. It reads what it
-// is given; the files are opened in cli/ (cli/report_files.hpp).
+// report through read_report() or read_saved_report(), so they accept and refuse the same files
+// (compare the reports of runs only; report those of `harness ab` and `gbench --vs` too, every
+// value their page reads checked as below). It reads what it is given; the files are opened in
+// cli/ (cli/report_files.hpp).
 //
 // Every value read is checked for its type and its range, and a refusal is a usage_error naming
 // the file and the value's place in it (json_field.hpp), a sample row by its index in
