@@ -17,6 +17,7 @@
 #include "harness/ab_report.hpp"
 #include "harness/report.hpp"
 #include "harness/statistics.hpp"
+#include "report/ab_writers.hpp"
 #include "report/html.hpp"
 
 namespace harness::html {
@@ -201,8 +202,7 @@ std::string suite_headline(const ab_page_json& comparisons) {
                      comparisons.size() == 1 ? "" : "s", fmt::join(counts, ", "));
 }
 
-}  // namespace
-
+// The page's title (html.hpp: ab_page).
 std::string ab_page_title(const ab_page_json& document) {
   const ab_page_json& ab = document.at("ab");
   const ab_page_json& mode = ab.at("mode");
@@ -212,15 +212,17 @@ std::string ab_page_title(const ab_page_json& document) {
                        builds.at("b").get<std::string>());
   }
   if (ab.at("a").is_null() || ab.at("b").is_null()) return "harness ab";
-  // As the console names a side (ab_detail::side_name).
+  // As the console names a side.
   const auto side = [&](const ab_page_json& s) {
-    const std::string workload = s.at("workload").get<std::string>();
-    if (mode == id_of(ab_mode::workloads)) return workload;
-    return fmt::format("{} of {}", workload, s.at("build").get<std::string>());
+    ab_side_facts facts;
+    facts.workload = s.at("workload").get<std::string>();
+    facts.build = s.at("build").get<std::string>();
+    return ab_detail::side_name(facts, parse_id<ab_mode>(mode.get<std::string>()).value());
   };
   return fmt::format("harness ab: {} against {}", side(ab.at("a")), side(ab.at("b")));
 }
 
+// What the page draws (html.hpp: ab_page).
 ab_page_json ab_page_data(ab_page_json document) {
   ab_page_json& ab = document.at("ab");
   ab_page_json view = comparison_view(ab.at("pairs"), ab.at("answer"));
@@ -243,6 +245,13 @@ ab_page_json ab_page_data(ab_page_json document) {
   out["series"] = std::move(view.at("series"));
   out["report"] = std::move(document);
   return out;
+}
+
+}  // namespace
+
+std::string ab_page(ab_page_json document) {
+  const std::string title = ab_page_title(document);
+  return page(page_kind::ab, title, ab_page_data(std::move(document)));
 }
 
 }  // namespace harness::html

@@ -1,7 +1,5 @@
 // `harness ab`'s report as JSON (docs/output.schema.json's `ab`), and its HTML page, drawn from
 // that document.
-#include <fmt/format.h>
-
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -192,9 +190,7 @@ void write_ab_json(std::ostream& out, const ab_report& report) {
 }
 
 void write_ab_html(std::ostream& out, const ab_report& report) {
-  ab_json document = ab_detail::document(report);
-  const std::string title = html::ab_page_title(document);
-  out << html::page(html::page_kind::ab, title, html::ab_page_data(std::move(document)));
+  out << html::ab_page(ab_detail::document(report));
 }
 
 }  // namespace harness

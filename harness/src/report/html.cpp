@@ -229,10 +229,8 @@ void write_html_report(std::ostream& out, const report_model& model) {
 void write_html_from_json(std::ostream& out, std::istream& json_text, const std::string& source) {
   report_reader::saved_report saved = report_reader::read_saved_report(json_text, source);
   if (saved.ab) {
-    // The page `harness ab -o FILE.html` draws, from the same document (ab_html.cpp).
-    const std::string title = html::ab_page_title(saved.run.document);
-    out << html::page(html::page_kind::ab, title,
-                      html::ab_page_data(std::move(saved.run.document)));
+    // The page `harness ab -o FILE.html` draws, from the same document.
+    out << html::ab_page(std::move(saved.run.document));
     return;
   }
   report_reader::report& read = saved.run;

@@ -55,11 +55,11 @@ struct thinned {
 };
 thinned thin_for_drawing(std::span<const double> values, std::span<const char> disturbed);
 
-// What the ab page draws (ab_html.cpp), from ab's JSON document (report/ab.cpp): the document
-// without each pair's rounds, the ratios to draw per pair, their histogram, the answer's words.
-nlohmann::ordered_json ab_page_data(nlohmann::ordered_json document);
-// The ab page's title, from the same document: "harness ab: A against B" (with builds, each
-// "WORKLOAD of BUILD"), "harness gbench --vs: OLD against NEW".
-std::string ab_page_title(const nlohmann::ordered_json& document);
+// The ab page (ab_html.cpp) from ab's JSON document (report/ab_json.cpp), written by `harness ab`
+// and `gbench --vs` or read back by `harness report`: titled "harness ab: A against B" (with
+// builds, each "WORKLOAD of BUILD") or "harness gbench --vs: OLD against NEW"; its data the
+// document without each pair's rounds, the ratios to draw per pair, their histogram, the answer's
+// words.
+std::string ab_page(nlohmann::ordered_json document);
 
 }  // namespace harness::html
