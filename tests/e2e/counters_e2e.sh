@@ -149,5 +149,64 @@ else
   echo "counters_e2e: valgrind is not installed: --instructions' counts not checked"
 fi
 
+# A count Valgrind cannot give, or one a signal cuts short, is said, and the timed report is still
+# given without it (run, ab, ab of two builds): exit 1 for the failed count, 130/143 for the
+# signal. A fake valgrind first on the PATH stands for both; the real one is not needed.
+mkdir -p "$work/failing" "$work/hanging"
+printf '#!/bin/sh\necho "valgrind: fake: cannot run here" >&2\nexit 1\n' >"$work/failing/valgrind"
+printf '#!/bin/sh\n: >"%s"\nexec sleep 97\n' "$work/hanging.started" >"$work/hanging/valgrind"
+chmod +x "$work/failing/valgrind" "$work/hanging/valgrind"
+uncounted_report() { # NAME KEY: $work/u.json whole, with no instructions
+  if python3 - "$work/u.json" "$2" <<'PY'; then pass; else fail "$1: the report"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+if sys.argv[2] == "run":
+    w = d["harness"]["workloads"][0]
+    assert w.get("instructions") is None and w["phases"], w.keys()
+else:
+    assert d["ab"].get("instructions") is None and d["ab"]["pairs"], d["ab"].keys()
+PY
+}
+# Each case: its name, the report's kind (run or ab), and the command line.
+uncounted_cases=(
+  "run run run -w xor_loop/1000 -n 3 --warmup 0 --no-baseline"
+  "ab ab ab xor_loop/1000 xor_loop/1010 --warmup 0 --max-time 50ms"
+  "ab-builds ab ab --a $harness --b $harness xor_loop/1000 --pairs 1 --warmup 0 --max-time 50ms"
+)
+for case in "${uncounted_cases[@]}"; do
+  read -r -a parts <<<"$case"
+  name=${parts[0]} key=${parts[1]} args=("${parts[@]:2}")
+  rm -f "$work/u.json"
+  if PATH="$work/failing:$PATH" expect 1 "$name-valgrind-fails" -- "${args[@]}" --instructions \
+    -o "$work/u.json"; then
+    contains err "--instructions: valgrind counting xor_loop/1000 exited with status 1" \
+      "$name-valgrind-fails"
+    contains err "valgrind: fake: cannot run here" "$name-valgrind-fails"
+    uncounted_report "$name-valgrind-fails" "$key"
+  fi
+  for sig in INT TERM; do
+    rm -f "$work/u.json" "$work/hanging.started"
+    PATH="$work/hanging:$PATH" "$harness" "${args[@]}" --instructions -o "$work/u.json" \
+      >"$work/out" 2>"$work/err" &
+    pid=$!
+    if ! wait_for "$pid" test -e "$work/hanging.started"; then
+      fail "$name-SIG$sig: valgrind was never started"
+      kill -KILL "$pid" 2>/dev/null
+      wait "$pid"
+      continue
+    fi
+    kill "-$sig" "$pid"
+    wait "$pid"
+    got=$?
+    code=$([ "$sig" = INT ] && echo 130 || echo 143)
+    if [ "$got" -eq "$code" ]; then pass; else fail "$name-SIG$sig: exit $got, expected $code"; fi
+    contains err "--instructions: interrupted" "$name-SIG$sig"
+    uncounted_report "$name-SIG$sig" "$key"
+    if pgrep -fx "sleep 97" >/dev/null; then
+      fail "$name-SIG$sig: the fake valgrind was left running"
+    else pass; fi
+  done
+done
+
 echo "counters_e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -328,15 +328,14 @@ int run_ab_builds(const ab_flags& flags, context& ctx) {
     throw;
   }
   progress->clear();
-  if (flags.instructions && stop_signal() == 0) {
-    report.instructions = count_ab_instructions(ctx.host, {flags.a, flags.specs.front()},
-                                                {flags.b, flags.specs.front()}, flags.cache_sim);
-  }
+  const bool counted = !flags.instructions || stop_signal() != 0 ||
+                       count_ab_instructions(report, {flags.a, flags.specs.front()},
+                                             {flags.b, flags.specs.front()}, flags.cache_sim, ctx);
   report.options = options;
   report.options.progress = {};
   report.interrupted = stop_signal() != 0;
   conclude(report);
-  return finish_ab(report, output, ctx);
+  return finish_ab(report, output, ctx, counted);
 }
 
 }  // namespace harness::cli

@@ -157,7 +157,7 @@ ab_output_plan plan_ab_output(const ab_flags& flags, const context& ctx) {
   return plan;
 }
 
-int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx) {
+int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx, bool counted) {
   if (plan.line) {
     print_ab_line(ctx.out, report, *plan.line);
   } else {
@@ -187,7 +187,7 @@ int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx)
     clear_stop();
     return sig == SIGTERM ? exit_sigterm : exit_sigint;
   }
-  if (!written || !saved) return exit_failure;
+  if (!written || !saved || !counted) return exit_failure;
   if (ab_gate_failed(report)) return exit_slower;
   return exit_ok;
 }
@@ -198,16 +198,24 @@ std::function<void(const ab_progress&)> ab_progress_to(
   return [progress](const ab_progress& p) { progress->show(progress_line(p)); };
 }
 
-ab_instructions count_ab_instructions(const machine& host, const counted_side& a,
-                                      const counted_side& b, bool cache_sim) {
-  ab_instructions counted;
-  counted.a = count_instructions(host, a.binary, a.workload, kInstructionCalls, cache_sim);
-  counted.b = count_instructions(host, b.binary, b.workload, kInstructionCalls, cache_sim);
-  const auto a_median = static_cast<double>(report_detail::median_of(counted.a.per_call));
-  counted.ratio = a_median > 0
-                      ? static_cast<double>(report_detail::median_of(counted.b.per_call)) / a_median
-                      : 0;
-  return counted;
+bool count_ab_instructions(ab_report& report, const counted_side& a, const counted_side& b,
+                           bool cache_sim, context& ctx) {
+  try {
+    ab_instructions counted;
+    counted.a = count_instructions(ctx.host, a.binary, a.workload, kInstructionCalls, cache_sim);
+    counted.b = count_instructions(ctx.host, b.binary, b.workload, kInstructionCalls, cache_sim);
+    const auto a_median = static_cast<double>(report_detail::median_of(counted.a.per_call));
+    counted.ratio =
+        a_median > 0 ? static_cast<double>(report_detail::median_of(counted.b.per_call)) / a_median
+                     : 0;
+    report.instructions = std::move(counted);
+    return true;
+  } catch (const usage_error&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    fmt::print(ctx.err, "{}: {}\n", ctx.program, e.what());
+    return false;
+  }
 }
 
 namespace {
@@ -290,14 +298,13 @@ int run_ab_workloads(const ab_flags& flags, context& ctx) {
     report.preparations.push_back(prep.report());
   }
   progress->clear();
-  if (flags.instructions && stop_signal() == 0) {
-    report.instructions =
-        count_ab_instructions(ctx.host, {ctx.host.executable_path(), a.display_name()},
-                              {ctx.host.executable_path(), b.display_name()}, flags.cache_sim);
-  }
+  const bool counted =
+      !flags.instructions || stop_signal() != 0 ||
+      count_ab_instructions(report, {ctx.host.executable_path(), a.display_name()},
+                            {ctx.host.executable_path(), b.display_name()}, flags.cache_sim, ctx);
   report.interrupted = stop_signal() != 0;
   conclude(report);
-  return finish_ab(report, plan, ctx);
+  return finish_ab(report, plan, ctx, counted);
 }
 
 }  // namespace
@@ -400,7 +407,8 @@ void add_ab_command(CLI::App& root, context& ctx) {
                 "With --instructions: also the simulated L1 and last-level cache misses");
   cmd->footer(fmt::format(
       "Exit codes: 0 answered; 4 B slower beyond --fail-if-slower; 2 bad input; 1 a failure "
-      "(a worker crashed, hung or spoke garbage); 3 a workload threw; 130/143 interrupted.\n"
+      "(a worker crashed, hung or spoke garbage, or valgrind could not count); 3 a workload "
+      "threw; 130/143 interrupted.\n"
       "Examples:\n"
       "  {0} ab xor_loop/1000000 xor_loop/1010000     two workloads of this binary\n"
       "  {0} ab xor_loop xor_loop                      the A/A check: it should say same\n"

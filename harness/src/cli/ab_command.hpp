@@ -109,12 +109,15 @@ struct counted_side {
   std::string workload;
 };
 // --instructions, after the rounds: A's and B's instructions per call counted under Valgrind's
-// callgrind (instructions.hpp), and B/A of their medians; throws what count_instructions throws.
-ab_instructions count_ab_instructions(const machine& host, const counted_side& a,
-                                      const counted_side& b, bool cache_sim);
+// callgrind (instructions.hpp), and B/A of their medians, into report.instructions. As `run` does,
+// a count Valgrind could not give, or one a signal cut short, is said on ctx.err and the timed
+// report goes on without it: false then. Throws usage_error when valgrind is gone from the PATH.
+bool count_ab_instructions(ab_report& report, const counted_side& a, const counted_side& b,
+                           bool cache_sim, context& ctx);
 
 // Prints the report as planned and gives the exit code: 130/143 interrupted, 1 the file could not
-// be written, 4 the gate failed, else 0.
-int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx);
+// be written or saved or the instructions not counted (counted false), 4 the gate failed, else 0.
+int finish_ab(const ab_report& report, const ab_output_plan& plan, context& ctx,
+              bool counted = true);
 
 }  // namespace harness::cli
