@@ -192,13 +192,13 @@ class linux_os final : public os_interface {
 
   counter_opening open_counters(const std::vector<cpu_counter>& wanted) override {
     counter_opening opening = open_linux_counters(perf_, wanted);
-    // Linux counts a cpu-migration when the thread is next scheduled in on its new CPU, and while
-    // no cpu-migrations event is open anywhere it keeps the mark of one unconsumed: a migration
-    // before this opening (the process placed at fork or exec) is then counted at the thread's
-    // first context switch after it, which with a short warmup falls in the prepared phase
-    // ("the pin did NOT hold: 1 cpu-migrations" with the thread pinned throughout; 15 of 15
-    // processes under `taskset -c 0 harness --cpu 0 --warmup 0`). A short sleep here is that
-    // context switch: what the kernel still owes lands before the first phase reads.
+    // Linux marks a thread migrated when it moves (while any cpu-migrations event is open on the
+    // machine) and counts the mark when the thread is next scheduled in (perf_event_task_sched_in):
+    // a move made before this opening (the process placed at fork or exec, or by taskset) can be
+    // counted at the thread's first context switch after it, which with a short warmup falls in
+    // the prepared phase ("the pin did NOT hold: 1 cpu-migrations" with the thread pinned
+    // throughout; 15 of 15 processes under `taskset -c 0 harness --cpu 0 --warmup 0` here). A
+    // short sleep here is that context switch: what the kernel owes lands before the first phase.
     if (opening.reader) std::this_thread::sleep_for(std::chrono::microseconds(50));
     return opening;
   }
