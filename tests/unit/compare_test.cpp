@@ -855,6 +855,11 @@ TEST_F(CompareCommand, BadInputExitsTwoNamingIt) {
   EXPECT_THAT(r.err, HasSubstr("--threshold: invalid value '0.02': give a percentage with its "
                                "percent sign: 0.02% for 0.02 percent, or 2% for the fraction "
                                "0.02"));
+  // 0 reads the same as a percentage or a fraction: one reading offered.
+  r = compare({"--threshold", "0", a, a});
+  EXPECT_EQ(r.code, cli::exit_usage);
+  EXPECT_THAT(r.err, HasSubstr("--threshold: invalid value '0': give a percentage with its "
+                               "percent sign, such as 0%\n"));
   r = compare({"--format", "xml", a, a});
   EXPECT_EQ(r.code, cli::exit_usage);
   EXPECT_THAT(r.err, HasSubstr("--format: invalid value 'xml': compare writes text, json or html"));

@@ -71,6 +71,12 @@ double parse_percentage(const std::string& text, std::string_view option, bool z
                       end == digits.data() + digits.size() && std::isfinite(percent);
   const bool in_range = zero_allowed ? percent >= 0 : percent > 0;
   if (number && !percent_sign && in_range) {
+    // 0 is 0% either way: one reading to offer, not the same one twice.
+    if (percent == 0) {
+      throw usage_error(
+          fmt::format("{}: invalid value '{}': give a percentage with its percent sign, such as 0%",
+                      option, text));
+    }
     throw usage_error(fmt::format(
         "{}: invalid value '{}': give a percentage with its percent sign: {}% for {} percent, or "
         "{} for the fraction {}",
