@@ -78,6 +78,10 @@ TEST(Cli, ParserRefusalsInOurWords) {
                      "unexpected argument 'frob': give options, after at most one "
                      "command");
   expect_usage_error({"list", "extra"}, "unexpected argument 'extra' to harness list");
+  // A parser's refusal points to the help of the command it was reading.
+  expect_usage_error({"report"},
+                     "REPORT is required\nRun 'harness report --help' for the options.");
+  expect_usage_error({"--samples"}, "Run 'harness --help' for the options.");
   expect_usage_error({"--samples"}, "--samples: the value is missing");
   // A flag given twice says the same thing twice: not refused (the run goes on to the next check).
   expect_usage_error({"--no-pin", "--no-pin", "--detail", "--detail", "-w", "nope"},

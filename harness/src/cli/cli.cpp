@@ -279,7 +279,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    fmt::print(err, "{}: {}\nRun '{} --help' for the options.\n", program, our_words(e), program);
+    // The help to read is the command's the parser had reached (`harness report --help`).
+    std::string command = program;
+    if (const std::vector<CLI::App*> given = app.get_subcommands(); !given.empty())
+      command += " " + given.front()->get_name();
+    fmt::print(err, "{}: {}\nRun '{} --help' for the options.\n", program, our_words(e), command);
     return exit_usage;
   } catch (const usage_error& e) {
     fmt::print(err, "{}: {}\n", program, e.what());
