@@ -94,6 +94,12 @@ mkdir -p "$work/nopath"
 if PATH="$work/nopath" expect 2 no-valgrind -- -w empty --instructions; then
   contains err "install the Debian package valgrind" no-valgrind
 fi
+# A file named valgrind that is not executable is passed over, as the shell's PATH search does.
+printf '#!/bin/sh\nexit 0\n' >"$work/nopath/valgrind"
+chmod 644 "$work/nopath/valgrind"
+if PATH="$work/nopath" expect 2 valgrind-not-executable -- -w empty --instructions; then
+  contains err "no executable valgrind on PATH" valgrind-not-executable
+fi
 
 if command -v valgrind >/dev/null; then
   # The same count in every call and in every process.

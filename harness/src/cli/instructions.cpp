@@ -28,7 +28,8 @@
 namespace harness::cli {
 namespace {
 
-// valgrind on the PATH the environment gives; empty when there is none.
+// valgrind on the PATH the environment gives, the first executable one as the shell finds it;
+// empty when there is none.
 std::filesystem::path find_valgrind(const machine& host) {
 #ifdef _WIN32
   (void)host;
@@ -41,7 +42,13 @@ std::filesystem::path find_valgrind(const machine& host) {
     if (dir.empty()) continue;
     const std::filesystem::path candidate = std::filesystem::path(dir) / "valgrind";
     std::error_code ec;
-    if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
+    const std::filesystem::file_status status = std::filesystem::status(candidate, ec);
+    constexpr auto executable = std::filesystem::perms::owner_exec |
+                                std::filesystem::perms::group_exec |
+                                std::filesystem::perms::others_exec;
+    if (!ec && std::filesystem::is_regular_file(status) &&
+        (status.permissions() & executable) != std::filesystem::perms::none)
+      return candidate;
   }
   return {};
 #endif
@@ -109,8 +116,8 @@ int count_in_this_process(const context& ctx, const std::string& name, std::uint
 void check_valgrind(const machine& host) {
   if (find_valgrind(host).empty()) {
     throw usage_error(
-        "--instructions: valgrind is not installed (no valgrind on PATH); install the Debian "
-        "package valgrind (apt-get install valgrind), or drop --instructions");
+        "--instructions: valgrind is not installed (no executable valgrind on PATH); install the "
+        "Debian package valgrind (apt-get install valgrind), or drop --instructions");
   }
 }
 
