@@ -303,7 +303,10 @@ void write_ab_markdown(std::ostream& out, const ab_report& r) {
   }
   // gbench: the benchmarks only one binary lists, compared with nothing, as the console says.
   const auto unpaired = [&](const std::string& name, const std::string& build, bool in_a) {
-    const std::string listed = cell(fmt::format("{} of {}", name, build));
+    ab_side_facts side;
+    side.workload = name;
+    side.build = build;
+    const std::string listed = cell(side_name(side, r.mode));
     fmt::print(out, "| {} | {} | n/a | n/a | n/a | only in {} | 0 | n/a | n/a |\n",
                in_a ? listed : "-", in_a ? "-" : listed, in_a ? "A" : "B");
   };
